@@ -1,0 +1,72 @@
+/* ndpad_plan_describe(): the plan as a person reads it — normalised axes, the interior
+ * region and its copy runs, the border regions with their fillers, ISA and tiles. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "plan.h"
+
+static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
+
+/* snprintf into a fixed buffer that keeps counting past its end. */
+typedef struct text {
+    char  *buf;
+    size_t size;
+    size_t length;
+} text;
+
+__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    const size_t room = t->length < t->size ? t->size - t->length : 0;
+    const int n = vsnprintf(room > 0 ? t->buf + t->length : NULL, room, format, args);
+    va_end(args);
+    if (n > 0) t->length += (size_t)n;
+}
+
+size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
+{
+    text t = {.buf = buf, .size = buf != NULL ? size : 0, .length = 0};
+    if (t.size > 0) buf[0] = '\0';
+    if (plan == NULL) {
+        put(&t, "(null plan)\n");
+        return t.length;
+    }
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    put(&t, "ndpad plan: mode %s, elem_size %zu, isa %s\n", mode_names[plan->mode],
+        plan->problem_elem_size, ndpad_isa_name(plan->isa));
+    put(&t, "normalised: rank %d -> %d axes, element %zu bytes, input offset %lld bytes%s\n",
+        (int)plan->rank, (int)plan->ndim, plan->elem_size, (long long)plan->in_offset,
+        plan->empty ? ", empty output" : plan->reads_input ? "" : ", pad value only");
+    for (int32_t k = 0; k < plan->ndim; k++) {
+        const ndpad_dim *a = &plan->dim[k];
+        put(&t, "  axis %d: out %lld, in %lld, input starts at %lld, interior [%lld, %lld)",
+            (int)k, (long long)a->n, (long long)a->d, (long long)a->b,
+            (long long)a->copy_begin, (long long)a->copy_end);
+        if (a->r != 0) put(&t, " every %lld", (long long)(a->r + 1));
+        put(&t, ", strides in %lld out %lld bytes%s\n", (long long)a->in_stride,
+            (long long)a->out_stride, k + 1 == plan->ndim ? " (row axis)" : "");
+    }
+    const int64_t run_bytes = (row->copy_end - row->copy_begin) * (int64_t)plan->elem_size;
+    put(&t, "interior region: %lld rows x %s of %lld bytes via %s\n", (long long)plan->rows,
+        row->r == 0 && plan->inner_dense ? "one run" : "element copies",
+        (long long)(row->r == 0 && plan->inner_dense ? run_bytes : (int64_t)plan->elem_size),
+        plan->inner_dense ? plan->kernels->copy_name : "element loop");
+    for (int32_t k = 0; k < plan->ndim; k++) {
+        const ndpad_dim *a = &plan->dim[k];
+        const int64_t before = a->copy_begin, after = a->n - a->copy_end;
+        if (before == 0 && after == 0 && a->r == 0) continue;
+        put(&t, "border regions of axis %d: %lld before, %lld after%s, filled by %s\n", (int)k,
+            (long long)before, (long long)after, a->r != 0 ? ", interior gaps" : "",
+            k + 1 == plan->ndim && plan->inner_dense ? plan->kernels->fill_name[plan->mode]
+            : plan->mode == NDPAD_CONSTANT ? "pad-value rows"
+                                           : "source rows mapped by the mode");
+    }
+    const int64_t col_tiles = (row->n + plan->tile.cols - 1) / plan->tile.cols;
+    const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
+    put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
+        (long long)plan->tile.rows, (long long)plan->tile.cols,
+        (long long)(row_tiles * col_tiles), (int)plan->tile.threads,
+        plan->tile.stream ? ", streaming stores" : "");
+    return t.length;
+}

@@ -1,0 +1,150 @@
+/* ONNX Pad (opset 2 .. 19+) onto the core problem. ONNX Runtime crops first and pads the
+ * cropped tensor, so a negative pad becomes a smaller shape and an input offset over the
+ * original strides, never a negative core pad (whose borders would read the whole input). */
+#include <string.h>
+
+#include "checked.h"
+#include "plan.h"
+
+static const struct {
+    const char *name;
+    ndpad_mode  mode;
+} onnx_modes[] = {
+    {"constant", NDPAD_CONSTANT}, {"edge", NDPAD_EDGE}, {"reflect", NDPAD_REFLECT},
+    {"wrap", NDPAD_WRAP},
+};
+
+static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
+                                      const int64_t *shape, size_t elem_size,
+                                      const int64_t *pads, int64_t pads_count,
+                                      const int64_t *axes, int64_t axes_count,
+                                      const char *mode, const void *constant_value,
+                                      const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (onnx == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "onnx (the result) is NULL");
+    memset(onnx, 0, sizeof(*onnx));
+    if (rank < 0 || rank > NDPAD_MAX_RANK)
+        NDPAD_FAIL(NDPAD_ERR_RANK, "rank = %d is outside [0, %d]", (int)rank, NDPAD_MAX_RANK);
+    if (rank > 0 && shape == NULL)
+        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "shape is NULL with rank = %d", (int)rank);
+    if (elem_size == 0)
+        NDPAD_FAIL(NDPAD_ERR_ELEM_SIZE, "elem_size = 0; an element needs at least one byte");
+
+    int32_t mode_value = -1;
+    const char *mode_name = mode != NULL ? mode : "constant";
+    for (size_t k = 0; k < sizeof(onnx_modes) / sizeof(onnx_modes[0]); k++)
+        if (strcmp(mode_name, onnx_modes[k].name) == 0) mode_value = onnx_modes[k].mode;
+    if (mode_value < 0)
+        NDPAD_FAIL(NDPAD_ERR_MODE, "mode = \"%.40s\" is not an ONNX Pad mode (\"constant\", "
+                   "\"edge\", \"reflect\", \"wrap\")", mode_name);
+
+    /* Which axis each pads pair applies to. */
+    int32_t axis_of[NDPAD_MAX_RANK];
+    int64_t num_axes = rank;
+    if (axes != NULL) {
+        if (axes_count < 0 || axes_count > rank)
+            NDPAD_FAIL(NDPAD_ERR_AXES, "axes_count = %lld is outside [0, rank = %d]",
+                       (long long)axes_count, (int)rank);
+        num_axes = axes_count;
+        int32_t seen_at[NDPAD_MAX_RANK];
+        for (int32_t k = 0; k < rank; k++) seen_at[k] = -1;
+        for (int32_t i = 0; i < (int32_t)num_axes; i++) {
+            const int64_t a = axes[i];
+            if (a < -(int64_t)rank || a >= rank)
+                NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld is outside [-%d, %d] for rank %d",
+                           (int)i, (long long)a, (int)rank, (int)rank - 1, (int)rank);
+            const int32_t axis = (int32_t)(a < 0 ? a + rank : a);
+            if (seen_at[axis] >= 0)
+                NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld repeats axis %d (already axes[%d])",
+                           (int)i, (long long)a, (int)axis, (int)seen_at[axis]);
+            seen_at[axis] = i;
+            axis_of[i] = axis;
+        }
+    } else {
+        for (int32_t k = 0; k < rank; k++) axis_of[k] = k;
+    }
+    if (pads == NULL && num_axes > 0)
+        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "pads is NULL with %lld axes", (long long)num_axes);
+    if (pads_count != 2 * num_axes)
+        NDPAD_FAIL(NDPAD_ERR_PADS_LENGTH,
+                   "pads has %lld entries but %lld axes need 2 * %lld = %lld "
+                   "([x1_begin .. xn_begin, x1_end .. xn_end])", (long long)pads_count,
+                   (long long)num_axes, (long long)num_axes, (long long)(2 * num_axes));
+
+    int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
+    for (int32_t i = 0; i < (int32_t)num_axes; i++) {
+        begin[axis_of[i]] = pads[i];
+        end[axis_of[i]] = pads[i + num_axes];
+    }
+
+    /* Crop first (ONNX Runtime), over the original dense strides. */
+    int64_t stride = 1, offset = 0;
+    bool empty = false;
+    for (int32_t k = rank - 1; k >= 0; k--) {
+        if (shape[k] < 0)
+            NDPAD_FAIL(NDPAD_ERR_SHAPE, "shape[%d] = %lld is negative", (int)k,
+                       (long long)shape[k]);
+        if (shape[k] == 0) empty = true;
+    }
+    for (int32_t k = rank - 1; k >= 0; k--) {
+        const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
+        const int64_t crop_end = end[k] < 0 ? end[k] : 0;
+        int64_t kept, term;
+        if (crop_begin == INT64_MIN || crop_end == INT64_MIN ||
+            ndpad_add_overflows(shape[k], crop_begin, &kept) ||
+            ndpad_add_overflows(kept, crop_end, &kept))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "pads for axis %d (%lld, %lld) overflow int64",
+                       (int)k, (long long)begin[k], (long long)end[k]);
+        onnx->shape[k] = kept > 0 ? kept : 0;
+        onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
+        onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
+        onnx->in_strides[k] = stride;
+        if (!empty && onnx->shape[k] > 0 &&
+            (ndpad_mul_overflows(-crop_begin, stride, &term) ||
+             ndpad_add_overflows(offset, term, &offset)))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop of axis %d overflows the input offset", (int)k);
+        if (!empty && ndpad_mul_overflows(stride, shape[k], &stride))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "shape overflows int64 at axis %d", (int)k);
+    }
+    int64_t offset_bytes = 0;
+    if (!empty && ndpad_mul_overflows(offset, (int64_t)elem_size, &offset_bytes))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop offset of %lld elements overflows in bytes",
+                   (long long)offset);
+    onnx->in_offset = (ptrdiff_t)offset_bytes;
+    onnx->problem = (ndpad_problem){
+        .rank = rank, .mode = mode_value, .elem_size = elem_size,
+        .shape = onnx->shape, .pads_begin = onnx->pads_begin, .pads_end = onnx->pads_end,
+        .in_strides = onnx->in_strides,
+        .pad_value = mode_value == NDPAD_CONSTANT ? constant_value : NULL,
+    };
+    ndpad_valid_problem valid;
+    NDPAD_FORWARD(ndpad_problem_validate(&onnx->problem, caller, &valid));
+    return NDPAD_OK;
+fail:
+    return status;
+}
+
+ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
+                                     const int64_t *shape, size_t elem_size,
+                                     const int64_t *pads, int64_t pads_count,
+                                     const int64_t *axes, int64_t axes_count, const char *mode,
+                                     const void *constant_value)
+{
+    return onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                             mode, constant_value, __func__);
+}
+
+ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
+                            const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                            int64_t axes_count, const char *mode, const void *constant_value,
+                            const void *in, void *out)
+{
+    ndpad_onnx_problem onnx;
+    const ndpad_status status =
+        onnx_problem_init(&onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                          mode, constant_value, __func__);
+    if (status != NDPAD_OK) return status;
+    const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
+    return ndpad_pad_for(&onnx.problem, source, out, __func__);
+}

@@ -1,0 +1,13 @@
+/* Which instruction-set level a plan runs with. */
+#ifndef NDPAD_ISA_H
+#define NDPAD_ISA_H
+
+#include "ndpad.h"
+#include "status.h"
+
+/* Resolves `requested` (AUTO or a level) to a level this build and CPU can run; an
+ * unavailable level is NDPAD_ERR_ISA_UNAVAILABLE with a message naming options.isa. */
+NDPAD_INTERNAL ndpad_status ndpad_isa_resolve(int32_t requested, const char *caller,
+                                              ndpad_isa *resolved);
+
+#endif

@@ -1,0 +1,184 @@
+/* Normalisation: the smallest equivalent problem, so that rows are as long as possible and
+ * the executor's per-row work is as small as possible (XNNPACK reshape_constant_pad_nd).
+ *   1. crops become an input offset and a smaller extent where the mode allows
+ *      (CONSTANT always, EDGE by clamping; the periodic modes read the whole input);
+ *   2. axes with one output element become an input offset and disappear;
+ *   3. axes are ordered by decreasing output stride, so rows follow memory order;
+ *   4. adjacent unpadded axes that are dense in both tensors merge into one;
+ *   5. CONSTANT: a padded axis absorbs a dense unpadded axis after it (pads scale);
+ *      other modes: dense unpadded trailing axes fold into the element size. */
+#include <string.h>
+
+#include "plan.h"
+
+static bool is_identity(const ndpad_dim *a)
+{
+    return a->b == 0 && a->n == a->d && a->r == 0;
+}
+
+/* Axis `outer` directly encloses `inner` in both tensors' layouts. */
+static bool encloses_densely(const ndpad_dim *outer, const ndpad_dim *inner)
+{
+    return outer->out_stride == inner->n * inner->out_stride &&
+           (outer->d <= 1 || outer->in_stride == inner->d * inner->in_stride);
+}
+
+static void set_copy_range(ndpad_dim *a, int32_t mode)
+{
+    if (mode == NDPAD_CONSTANT) {
+        /* Crops are folded already: input position 0 sits at b >= 0. */
+        a->copy_begin = a->b;
+        a->copy_end = a->d == 0 ? a->b : a->b + (a->d - 1) * (a->r + 1) + 1;
+        return;
+    }
+    const int64_t begin = a->b < 0 ? 0 : (a->b > a->n ? a->n : a->b);
+    int64_t end = a->b + a->d; /* no overflow: validated positions fit */
+    end = end < begin ? begin : (end > a->n ? a->n : end);
+    a->copy_begin = begin;
+    a->copy_end = end;
+}
+
+/* Step 1 for CONSTANT: keep only the input window the output sees. */
+static void crop_constant(ndpad_dim *a, int64_t *in_offset, bool *all_pad)
+{
+    const int64_t step = a->d > 1 ? a->r + 1 : 1;
+    const int64_t lo = a->b < 0 ? -a->b : 0;                       /* first visible j */
+    const int64_t dilated = a->d == 0 ? 0 : (a->d - 1) * step + 1;
+    const int64_t hi = a->n - a->b < dilated ? a->n - a->b : dilated; /* one past last */
+    const int64_t first = (lo + step - 1) / step;                   /* input index */
+    const int64_t last = hi > 0 ? (hi - 1) / step : -1;
+    if (a->n == 0) return;
+    if (first > last) {
+        *all_pad = true;
+        return;
+    }
+    *in_offset += first * a->in_stride;
+    a->b += first * step;
+    a->d = last - first + 1;
+    if (a->d == 1) a->r = 0;
+}
+
+/* Step 1 for EDGE: clamping reads only up to the crop, so crops become offsets too. */
+static void crop_edge(ndpad_dim *a, int64_t *in_offset)
+{
+    if (a->b < 0) {
+        const int64_t k = -a->b < a->d - 1 ? -a->b : a->d - 1;
+        *in_offset += k * a->in_stride;
+        a->d -= k;
+        a->b += k;
+    }
+    const int64_t e = a->n - a->b - a->d;
+    if (e < 0) {
+        const int64_t k = -e < a->d - 1 ? -e : a->d - 1;
+        a->d -= k;
+    }
+}
+
+void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
+{
+    const int32_t mode = v->mode;
+    int64_t in_offset = 0;
+    bool all_pad = false;
+    int32_t ndim = 0;
+    ndpad_dim dims[NDPAD_MAX_RANK];
+
+    plan->empty = v->out_elems == 0;
+    plan->reads_input = v->reads_input;
+    plan->elem_size = v->elem_size;
+
+    for (int32_t k = 0; k < v->rank; k++) {
+        const ndpad_axis *src = &v->axis[k];
+        ndpad_dim a = {
+            .n = src->n, .d = src->d, .b = src->b, .r = src->d > 1 ? src->r : 0,
+            .in_stride = src->in_stride * (int64_t)v->elem_size,
+            .out_stride = src->out_stride * (int64_t)v->elem_size,
+        };
+        if (mode == NDPAD_CONSTANT) crop_constant(&a, &in_offset, &all_pad);
+        else if (mode == NDPAD_EDGE) crop_edge(&a, &in_offset);
+        dims[ndim++] = a;
+    }
+
+    if (plan->empty || all_pad || !v->reads_input) {
+        /* Nothing to read: every output element is the pad value (or there is none). */
+        for (int32_t k = 0; k < ndim; k++) {
+            dims[k].d = 0;
+            dims[k].b = 0;
+            dims[k].r = 0;
+            dims[k].in_stride = 0;
+        }
+        in_offset = 0;
+        plan->reads_input = false;
+    }
+
+    /* Step 2: a single output element per axis is an offset. */
+    int32_t kept = 0;
+    for (int32_t k = 0; k < ndim; k++) {
+        ndpad_dim a = dims[k];
+        if (a.n == 1 && !plan->empty) {
+            set_copy_range(&a, mode);
+            const int64_t i = plan->reads_input ? ndpad_dim_source(&a, mode, 0) : -1;
+            if (i >= 0) in_offset += i * a.in_stride;
+            continue;
+        }
+        dims[kept++] = a;
+    }
+    ndim = kept;
+
+    /* Step 3: memory order of the output (stable, so dense outputs keep their order). */
+    for (int32_t k = 1; k < ndim; k++) {
+        const ndpad_dim a = dims[k];
+        const int64_t key = a.out_stride < 0 ? -a.out_stride : a.out_stride;
+        int32_t m = k;
+        while (m > 0) {
+            const int64_t prev = dims[m - 1].out_stride < 0 ? -dims[m - 1].out_stride
+                                                            : dims[m - 1].out_stride;
+            if (prev >= key) break;
+            dims[m] = dims[m - 1];
+            m--;
+        }
+        dims[m] = a;
+    }
+
+    /* Steps 4 and 5, innermost first so a merged axis can merge again. */
+    for (int32_t k = ndim - 2; k >= 0; k--) {
+        ndpad_dim *outer = &dims[k], *inner = &dims[k + 1];
+        if (!is_identity(inner) || !encloses_densely(outer, inner)) continue;
+        const bool merge_identities = is_identity(outer);
+        const bool scale_pads = mode == NDPAD_CONSTANT && outer->r == 0;
+        if (!merge_identities && !scale_pads) continue;
+        outer->b *= inner->n;
+        outer->d *= inner->d;
+        outer->n *= inner->n;
+        outer->in_stride = inner->in_stride;
+        outer->out_stride = inner->out_stride;
+        memmove(inner, inner + 1, (size_t)(ndim - k - 2) * sizeof(*inner));
+        ndim--;
+    }
+    if (mode != NDPAD_CONSTANT) {
+        while (ndim >= 2 && is_identity(&dims[ndim - 1]) &&
+               dims[ndim - 1].out_stride == (int64_t)plan->elem_size &&
+               dims[ndim - 1].in_stride == (int64_t)plan->elem_size) {
+            plan->elem_size *= (size_t)dims[ndim - 1].n;
+            ndim--;
+        }
+    }
+
+    if (ndim == 0) {
+        /* Rank 0, or every axis was a single element: one element to copy or fill. */
+        dims[0] = (ndpad_dim){
+            .n = 1, .d = plan->reads_input ? 1 : 0,
+            .in_stride = (int64_t)plan->elem_size, .out_stride = (int64_t)plan->elem_size,
+        };
+        ndim = 1;
+    }
+    for (int32_t k = 0; k < ndim; k++) set_copy_range(&dims[k], mode);
+
+    memcpy(plan->dim, dims, (size_t)ndim * sizeof(dims[0]));
+    plan->ndim = ndim;
+    plan->in_offset = in_offset;
+    plan->rows = 1;
+    for (int32_t k = 0; k + 1 < ndim; k++) plan->rows *= dims[k].n;
+    const ndpad_dim *row = &dims[ndim - 1];
+    plan->inner_dense = row->out_stride == (int64_t)plan->elem_size &&
+                        (row->d <= 1 || row->in_stride == (int64_t)plan->elem_size);
+}

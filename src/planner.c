@@ -1,0 +1,167 @@
+/* Plan creation: validate, normalise, pick kernels and a tile shape. Everything the
+ * executor needs is decided here, once, so execution does no planning work. */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "isa.h"
+#include "plan.h"
+#include "topology.h"
+
+/* Below this many output bytes a second thread costs more to start than it saves. */
+#define NDPAD_PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
+/* Each thread should get at least this much output, and about this many tiles. */
+#define NDPAD_BYTES_PER_THREAD ((int64_t)128 * 1024)
+#define NDPAD_TILES_PER_THREAD 4
+/* A row is split into column tiles only in pieces of at least this many bytes. */
+#define NDPAD_MIN_COLUMN_TILE_BYTES ((int64_t)64 * 1024)
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t row_bytes = row->n * (int64_t)plan->elem_size;
+    const int64_t out_bytes = plan->empty ? 0 : plan->rows * row_bytes;
+    ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
+                       .cols = row->n > 0 ? row->n : 1, .threads = 1, .stream = 0};
+    if (out_bytes < NDPAD_PARALLEL_MIN_BYTES || plan->max_threads <= 1) return tile;
+
+    int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
+    if (threads > plan->max_threads) threads = plan->max_threads;
+    if (threads < 1) threads = 1;
+    tile.threads = (int32_t)threads;
+    const int64_t want_tiles = threads * NDPAD_TILES_PER_THREAD;
+    if (plan->rows >= want_tiles) {
+        tile.rows = ceil_div(plan->rows, want_tiles);
+    } else {
+        /* Few long rows: one row per tile, rows cut into column pieces. */
+        tile.rows = 1;
+        const int64_t pieces = ceil_div(want_tiles, plan->rows);
+        int64_t cols = ceil_div(row->n, pieces);
+        const int64_t min_cols = ceil_div(NDPAD_MIN_COLUMN_TILE_BYTES, (int64_t)plan->elem_size);
+        if (cols < min_cols) cols = min_cols;
+        tile.cols = cols < row->n ? cols : row->n;
+    }
+    return tile;
+}
+
+static int32_t default_threads(void)
+{
+    int32_t threads = ndpad_topology_get()->cores;
+#ifdef _OPENMP
+    const int omp_max = omp_get_max_threads();
+    if (omp_max < threads) threads = omp_max;
+#endif
+    return threads > 0 ? threads : 1;
+}
+
+static ndpad_status check_options(const ndpad_options *options, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (options == NULL) return NDPAD_OK;
+    if (options->threads < 0)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.threads = %d is negative (0 means all cores)",
+                   (int)options->threads);
+    if (options->tile_rows < 0)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tile_rows = %lld is negative (0 means the "
+                   "planner's choice)", (long long)options->tile_rows);
+    if (options->tile_cols < 0)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tile_cols = %lld is negative (0 means the "
+                   "planner's choice)", (long long)options->tile_cols);
+    for (size_t k = 0; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
+        if (options->reserved[k] != 0)
+            NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.reserved[%zu] = %lld must be zero "
+                       "(initialise options with ndpad_options_init)", k,
+                       (long long)options->reserved[k]);
+fail:
+    return status;
+}
+
+ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_options *options,
+                                   ndpad_plan **result, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    ndpad_plan *plan = NULL;
+    ndpad_valid_problem valid;
+    ndpad_isa isa = NDPAD_ISA_SCALAR;
+
+    if (result == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "plan (the result pointer) is NULL");
+    *result = NULL;
+    NDPAD_FORWARD(ndpad_problem_validate(problem, caller, &valid));
+    NDPAD_FORWARD(check_options(options, caller));
+    NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller,
+                                    &isa));
+
+    plan = calloc(1, sizeof(*plan));
+    if (plan == NULL) NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the plan");
+    plan->mode = valid.mode;
+    plan->isa = isa;
+    plan->rank = valid.rank;
+    plan->problem_elem_size = valid.elem_size;
+    plan->out_elems = valid.out_elems;
+    plan->inplace_capable = valid.inplace_capable;
+    plan->inplace_offset = valid.inplace_offset;
+    plan->max_threads = options != NULL && options->threads > 0 ? options->threads
+                                                                : default_threads();
+    ndpad_normalize(&valid, plan);
+    plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
+
+    if (plan->mode == NDPAD_CONSTANT) {
+        /* CONSTANT never folds axes into the element, so the pattern is one element. */
+        plan->pad_value = malloc(plan->elem_size);
+        if (plan->pad_value == NULL)
+            NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu-byte pad value",
+                       plan->elem_size);
+        if (valid.pad_value != NULL) memcpy(plan->pad_value, valid.pad_value, plan->elem_size);
+        else memset(plan->pad_value, 0, plan->elem_size);
+    }
+
+    plan->tile = ndpad_tile_default(plan);
+    if (options != NULL && (options->tile_rows > 0 || options->tile_cols > 0)) {
+        const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+        if (options->tile_rows > 0)
+            plan->tile.rows = options->tile_rows < plan->rows ? options->tile_rows : plan->rows;
+        if (options->tile_cols > 0)
+            plan->tile.cols = options->tile_cols < row->n ? options->tile_cols : row->n;
+        if (plan->tile.rows < 1) plan->tile.rows = 1;
+        if (plan->tile.cols < 1) plan->tile.cols = 1;
+        /* A forced shape runs on every thread the options allow. */
+        plan->tile.threads = plan->max_threads;
+    }
+    *result = plan;
+    return NDPAD_OK;
+
+fail:
+    ndpad_plan_destroy(plan);
+    return status;
+}
+
+ndpad_status ndpad_plan_create(const ndpad_problem *problem, const ndpad_options *options,
+                               ndpad_plan **plan)
+{
+    return ndpad_plan_create_for(problem, options, plan, __func__);
+}
+
+void ndpad_plan_destroy(ndpad_plan *plan)
+{
+    if (plan == NULL) return;
+    free(plan->pad_value);
+    free(plan);
+}
+
+void ndpad_options_init(ndpad_options *options)
+{
+    if (options != NULL) memset(options, 0, sizeof(*options));
+}
+
+ndpad_isa ndpad_plan_isa(const ndpad_plan *plan)
+{
+    return plan != NULL ? plan->isa : NDPAD_ISA_SCALAR;
+}

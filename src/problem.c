@@ -1,0 +1,217 @@
+/* Validation: the contract's rules in the order a user would fix them (arguments, then
+ * per-axis values, then sizes), each with its own status and a message naming the axis. */
+#include "problem.h"
+
+#include <string.h>
+
+#include "checked.h"
+
+static const char *const mode_names[] = {"CONSTANT", "EDGE", "REFLECT", "SYMMETRIC", "WRAP"};
+
+/* Dense row-major strides (elements) of `extents`, or an overflow. */
+static bool dense_strides_overflow(const int64_t *extents, int32_t rank, int64_t *strides)
+{
+    int64_t stride = 1;
+    bool empty = false;
+    for (int32_t k = rank - 1; k >= 0; k--) {
+        strides[k] = stride;
+        if (extents[k] == 0) empty = true;
+        /* An empty tensor has no addressable element: its strides never reach memory. */
+        if (!empty && ndpad_mul_overflows(stride, extents[k] > 0 ? extents[k] : 1, &stride))
+            return true;
+    }
+    return false;
+}
+
+/* Largest byte distance from element 0 reached by a tensor: sum |stride| (extent - 1). */
+static bool span_overflows(const ndpad_valid_problem *v, bool input, int64_t *span_bytes)
+{
+    int64_t span = 0;
+    for (int32_t k = 0; k < v->rank; k++) {
+        const ndpad_axis *a = &v->axis[k];
+        const int64_t extent = input ? a->d : a->n;
+        const int64_t stride = input ? a->in_stride : a->out_stride;
+        int64_t magnitude, term;
+        if (extent <= 1) continue;
+        if (ndpad_abs_overflows(stride, &magnitude) ||
+            ndpad_mul_overflows(magnitude, extent - 1, &term) ||
+            ndpad_mul_overflows(term, (int64_t)v->elem_size, &term) ||
+            ndpad_add_overflows(span, term, &span))
+            return true;
+    }
+    *span_bytes = span;
+    return false;
+}
+
+ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *caller,
+                                    ndpad_valid_problem *v)
+{
+    ndpad_status status = NDPAD_OK;
+    memset(v, 0, sizeof(*v));
+
+    if (problem == NULL)
+        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "problem is NULL");
+    if (problem->rank < 0 || problem->rank > NDPAD_MAX_RANK)
+        NDPAD_FAIL(NDPAD_ERR_RANK, "rank = %d is outside [0, %d]", (int)problem->rank,
+                   NDPAD_MAX_RANK);
+    if (problem->mode < NDPAD_CONSTANT || problem->mode > NDPAD_WRAP)
+        NDPAD_FAIL(NDPAD_ERR_MODE,
+                   "mode = %d is not an ndpad_mode (CONSTANT 0, EDGE 1, REFLECT 2, "
+                   "SYMMETRIC 3, WRAP 4)", (int)problem->mode);
+    if (problem->elem_size == 0)
+        NDPAD_FAIL(NDPAD_ERR_ELEM_SIZE, "elem_size = 0; an element needs at least one byte");
+    if (problem->elem_size > (size_t)INT64_MAX)
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "elem_size = %zu exceeds INT64_MAX", problem->elem_size);
+
+    const int32_t rank = problem->rank;
+    v->rank = rank;
+    v->mode = problem->mode;
+    v->elem_size = problem->elem_size;
+    v->pad_value = problem->pad_value;
+    if (rank > 0) {
+        if (problem->shape == NULL)
+            NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "shape is NULL with rank = %d", (int)rank);
+        if (problem->pads_begin == NULL)
+            NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "pads_begin is NULL with rank = %d", (int)rank);
+        if (problem->pads_end == NULL)
+            NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "pads_end is NULL with rank = %d", (int)rank);
+    }
+
+    const bool constant = problem->mode == NDPAD_CONSTANT;
+    for (int32_t k = 0; k < rank; k++) {
+        ndpad_axis *a = &v->axis[k];
+        a->d = problem->shape[k];
+        a->b = problem->pads_begin[k];
+        a->e = problem->pads_end[k];
+        a->r = problem->interior != NULL ? problem->interior[k] : 0;
+        if (a->d < 0)
+            NDPAD_FAIL(NDPAD_ERR_SHAPE, "shape[%d] = %lld is negative", (int)k, (long long)a->d);
+        if (a->r < 0)
+            NDPAD_FAIL(NDPAD_ERR_INTERIOR, "interior[%d] = %lld is negative", (int)k,
+                       (long long)a->r);
+        if (a->r != 0 && !constant)
+            NDPAD_FAIL(NDPAD_ERR_INTERIOR_MODE,
+                       "interior[%d] = %lld needs mode CONSTANT, not %s", (int)k,
+                       (long long)a->r, mode_names[problem->mode]);
+        if (!constant && a->d > INT64_MAX / 2)
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "shape[%d] = %lld is too large for mode %s (its period 2 * shape "
+                       "overflows int64)", (int)k, (long long)a->d, mode_names[problem->mode]);
+        int64_t step;
+        if (a->d == 0) {
+            a->dilated = 0;
+        } else if (ndpad_add_overflows(a->r, 1, &step) ||
+                   ndpad_mul_overflows(a->d - 1, step, &a->dilated) ||
+                   ndpad_add_overflows(a->dilated, 1, &a->dilated)) {
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "shape[%d] = %lld with interior[%d] = %lld overflows int64",
+                       (int)k, (long long)a->d, (int)k, (long long)a->r);
+        }
+        int64_t n;
+        if (ndpad_add_overflows(a->b, a->dilated, &n) || ndpad_add_overflows(n, a->e, &n))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "pads_begin[%d] = %lld + extent %lld + pads_end[%d] = %lld overflows "
+                       "int64", (int)k, (long long)a->b, (long long)a->dilated, (int)k,
+                       (long long)a->e);
+        a->n = n > 0 ? n : 0;
+        /* Every position o - b with o in [0, n) must be representable. */
+        int64_t last_position;
+        if (a->n > 0 && (a->b == INT64_MIN ||
+                         ndpad_sub_overflows(a->n - 1, a->b, &last_position)))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "pads_begin[%d] = %lld puts output positions out of int64 range",
+                       (int)k, (long long)a->b);
+    }
+
+    /* The empty-axis rule holds even when another axis empties the whole output. */
+    if (!constant) {
+        for (int32_t k = 0; k < rank; k++) {
+            const ndpad_axis *a = &v->axis[k];
+            if (a->d == 0 && a->n != 0)
+                NDPAD_FAIL(NDPAD_ERR_EMPTY_AXIS,
+                           "mode %s cannot fill axis %d: shape[%d] = 0 but pads_begin[%d] = "
+                           "%lld and pads_end[%d] = %lld ask for %lld output elements",
+                           mode_names[problem->mode], (int)k, (int)k, (int)k, (long long)a->b,
+                           (int)k, (long long)a->e, (long long)a->n);
+        }
+    }
+
+    /* Output size: elements and bytes both fit. */
+    int64_t out_elems = 1;
+    for (int32_t k = 0; k < rank; k++)
+        if (ndpad_mul_overflows(out_elems, v->axis[k].n, &out_elems))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "output has more than INT64_MAX elements (overflow at axis %d, "
+                       "extent %lld)", (int)k, (long long)v->axis[k].n);
+    int64_t out_bytes;
+    if (ndpad_mul_overflows(out_elems, (int64_t)v->elem_size, &out_bytes))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",
+                   (long long)out_elems, v->elem_size);
+    v->out_elems = out_elems;
+
+    /* Strides: given or dense; output strides may not be zero where elements would collide. */
+    int64_t extents[NDPAD_MAX_RANK], dense[NDPAD_MAX_RANK];
+    for (int32_t k = 0; k < rank; k++) extents[k] = v->axis[k].n;
+    if (problem->out_strides != NULL) {
+        for (int32_t k = 0; k < rank; k++) {
+            v->axis[k].out_stride = problem->out_strides[k];
+            if (v->axis[k].out_stride == 0 && v->axis[k].n > 1)
+                NDPAD_FAIL(NDPAD_ERR_STRIDE,
+                           "out_strides[%d] = 0 but axis %d has %lld output elements; output "
+                           "elements must not share an address", (int)k, (int)k,
+                           (long long)v->axis[k].n);
+        }
+    } else {
+        if (dense_strides_overflow(extents, rank, dense))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense output strides overflow int64");
+        for (int32_t k = 0; k < rank; k++) v->axis[k].out_stride = dense[k];
+    }
+    for (int32_t k = 0; k < rank; k++) extents[k] = v->axis[k].d;
+    if (problem->in_strides != NULL) {
+        for (int32_t k = 0; k < rank; k++) v->axis[k].in_stride = problem->in_strides[k];
+    } else {
+        if (dense_strides_overflow(extents, rank, dense))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense input strides overflow int64");
+        for (int32_t k = 0; k < rank; k++) v->axis[k].in_stride = dense[k];
+    }
+
+    int64_t span;
+    if (out_elems > 0 && span_overflows(v, false, &span))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "out_strides reach beyond the int64 byte range");
+    if (span_overflows(v, true, &span))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "in_strides reach beyond the int64 byte range");
+
+    /* Does any output element read the input? CONSTANT needs a non-empty crop window on
+     * every axis; the other modes read whenever there is output. */
+    v->reads_input = out_elems > 0;
+    if (constant && v->reads_input) {
+        for (int32_t k = 0; k < rank; k++) {
+            const ndpad_axis *a = &v->axis[k];
+            /* window of positions j in [max(0, -b), min(D, n - b)) must hold a lattice point */
+            const int64_t lo = a->b < 0 ? -a->b : 0;
+            const int64_t hi = a->n - a->b < a->dilated ? a->n - a->b : a->dilated;
+            const int64_t step = a->d > 1 ? a->r + 1 : 1; /* d <= 1: only j = 0 */
+            const int64_t first = (lo + step - 1) / step * step;
+            if (first >= hi) v->reads_input = false;
+        }
+    }
+
+    /* In-place padding is possible when the input can sit inside the output's layout. */
+    v->inplace_capable = true;
+    int64_t offset = 0;
+    for (int32_t k = 0; k < rank && v->inplace_capable; k++) {
+        const ndpad_axis *a = &v->axis[k];
+        int64_t term;
+        if (a->b < 0 || a->e < 0 || a->r != 0 || a->in_stride != a->out_stride ||
+            ndpad_mul_overflows(a->b, a->out_stride, &term) ||
+            ndpad_add_overflows(offset, term, &offset))
+            v->inplace_capable = false;
+    }
+    if (v->inplace_capable &&
+        ndpad_mul_overflows(offset, (int64_t)v->elem_size, &v->inplace_offset))
+        v->inplace_capable = false;
+    return NDPAD_OK;
+
+fail:
+    return status;
+}

@@ -1,0 +1,22 @@
+/* The machine as hwloc sees it, read once per process. */
+#ifndef NDPAD_TOPOLOGY_H
+#define NDPAD_TOPOLOGY_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+typedef struct ndpad_topology {
+    int    cores;          /* physical cores the process may use (>= 1) */
+    int    pus;            /* hardware threads the process may use (>= 1) */
+    int    numa_nodes;     /* >= 1 */
+    size_t l1d_bytes;      /* per core, 0 if unknown */
+    size_t l2_bytes;       /* per core, 0 if unknown */
+    size_t llc_bytes;      /* last-level cache (largest), 0 if unknown */
+} ndpad_topology;
+
+/* The topology, discovered on first use (thread-safe); never NULL. If hwloc fails, the
+ * values fall back to sysconf's processor count and unknown caches. */
+NDPAD_INTERNAL const ndpad_topology *ndpad_topology_get(void);
+
+#endif
