@@ -9,14 +9,6 @@
 
 #include "plan.h"
 
-/* One row to produce: where its source row and output row start, and whether an outer
- * axis makes the whole row the pad value. */
-typedef struct row_job {
-    const char *src;
-    char       *dst;
-    bool        pad_row;
-} row_job;
-
 static inline void copy_element(char *dst, const char *src, size_t elem_size)
 {
     switch (elem_size) {
@@ -95,68 +87,98 @@ static void copy_dilated(const ndpad_plan *plan, const ndpad_dim *row, const cha
     }
 }
 
-/* Columns [x0, x1) of a row whose innermost axis is dense in both tensors. */
-static void run_row_dense(const ndpad_plan *plan, const row_job *job, int64_t x0, int64_t x1,
-                          bool skip_interior)
-{
-    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
-    const size_t es = plan->elem_size;
-    const ndpad_fill_fn *fill = plan->kernels->fill;
-    char *dst = job->dst;
+/* What every row of a tile shares, held in locals: stores through `char *` may alias
+ * anything, so reading these from the plan inside the row loop would reload them. */
+typedef struct row_context {
+    const ndpad_plan *plan;
+    ndpad_dim         row;            /* the row axis                                 */
+    ndpad_fill_fn     fill_pad;       /* CONSTANT filler                              */
+    ndpad_copy_fn     copy;
+    const void       *pad_value;
+    size_t            es;
+    int64_t           x0, x1;         /* the tile's columns                           */
+    int64_t           c0, c1;         /* the interior run clipped to those columns    */
+    bool              constant;
+    bool              dense;
+    bool              skip_interior;
+} row_context;
 
-    if (job->pad_row) {
-        fill[NDPAD_CONSTANT](dst + (size_t)x0 * es, plan->pad_value, x1 - x0, es);
+/* Columns [x0, x1) of a row whose innermost axis is dense in both tensors. */
+static inline void run_row_dense(const row_context *ctx, const char *src, char *dst,
+                                 bool pad_row)
+{
+    const size_t es = ctx->es;
+    const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
+    if (pad_row) {
+        ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, x1 - x0, es);
         return;
     }
-    const int64_t c0 = row->copy_begin < x0 ? x0 : (row->copy_begin > x1 ? x1 : row->copy_begin);
-    const int64_t c1 = row->copy_end < c0 ? c0 : (row->copy_end > x1 ? x1 : row->copy_end);
-    const bool constant = plan->mode == NDPAD_CONSTANT;
-
     if (x0 < c0) {
-        if (constant) fill[NDPAD_CONSTANT](dst + (size_t)x0 * es, plan->pad_value, c0 - x0, es);
-        else fill_border_from_source(plan, row, job->src, dst, x0, c0);
+        if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
+        else fill_border_from_source(ctx->plan, &ctx->row, src, dst, x0, c0);
     }
-    if (c0 < c1 && !skip_interior) {
-        if (row->r == 0)
-            plan->kernels->copy(dst + (size_t)c0 * es, job->src + (size_t)(c0 - row->b) * es,
-                                (size_t)(c1 - c0) * es);
+    if (c0 < c1 && !ctx->skip_interior) {
+        if (ctx->row.r == 0)
+            ctx->copy(dst + (size_t)c0 * es, src + (size_t)(c0 - ctx->row.b) * es,
+                      (size_t)(c1 - c0) * es);
         else
-            copy_dilated(plan, row, job->src, dst, c0, c1);
+            copy_dilated(ctx->plan, &ctx->row, src, dst, c0, c1);
     }
     if (c1 < x1) {
-        if (constant) fill[NDPAD_CONSTANT](dst + (size_t)c1 * es, plan->pad_value, x1 - c1, es);
-        else fill_border_from_source(plan, row, job->src, dst, c1, x1);
+        if (ctx->constant) ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
+        else fill_border_from_source(ctx->plan, &ctx->row, src, dst, c1, x1);
     }
 }
 
 /* Columns [x0, x1) of a row with any strides: element by element through the mapping. */
-static void run_row_strided(const ndpad_plan *plan, const row_job *job, int64_t x0,
-                            int64_t x1, bool skip_interior)
+static void run_row_strided(const row_context *ctx, const char *src, char *dst, bool pad_row)
 {
-    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
-    const size_t es = plan->elem_size;
-    for (int64_t o = x0; o < x1; o++) {
-        if (skip_interior && !job->pad_row && o >= row->copy_begin && o < row->copy_end)
+    const ndpad_dim *row = &ctx->row;
+    for (int64_t o = ctx->x0; o < ctx->x1; o++) {
+        if (ctx->skip_interior && !pad_row && o >= row->copy_begin && o < row->copy_end)
             continue;
-        char *dst = job->dst + o * row->out_stride;
-        const int64_t i = job->pad_row ? -1 : ndpad_dim_source(row, plan->mode, o);
-        copy_element(dst, i < 0 ? (const char *)plan->pad_value : job->src + i * row->in_stride,
-                     es);
+        const int64_t i = pad_row ? -1 : ndpad_dim_source(row, ctx->plan->mode, o);
+        copy_element(dst + o * row->out_stride,
+                     i < 0 ? (const char *)ctx->pad_value : src + i * row->in_stride, ctx->es);
     }
 }
 
-/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
+static inline void run_row(const row_context *ctx, const char *src, char *dst, bool pad_row)
+{
+    if (ctx->dense) run_row_dense(ctx, src, dst, pad_row);
+    else run_row_strided(ctx, src, dst, pad_row);
+}
+
+/* One tile: output rows [r0, r1) restricted to columns [x0, x1). The outer axes are an
+ * odometer; the last of them, which moves every row, is walked in a tight loop. */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
                      int64_t tile, int64_t col_tiles)
 {
     const int32_t outer = plan->ndim - 1;
-    const int64_t r0 = tile / col_tiles * plan->tile.rows;
-    const int64_t r1 = r0 + plan->tile.rows < plan->rows ? r0 + plan->tile.rows : plan->rows;
-    const int64_t x0 = tile % col_tiles * plan->tile.cols;
-    const int64_t n = plan->dim[outer].n;
-    const int64_t x1 = x0 + plan->tile.cols < n ? x0 + plan->tile.cols : n;
+    const int32_t mode = plan->mode;
+    const int64_t tile_rows = plan->tile.rows, tile_cols = plan->tile.cols;
+    const int64_t r0 = tile / col_tiles * tile_rows;
+    const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
 
-    /* Odometer over the outer axes; level k + 1 holds the offsets after axis k. */
+    row_context ctx = {
+        .plan = plan, .row = plan->dim[outer], .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
+        .copy = plan->kernels->copy, .pad_value = plan->pad_value, .es = plan->elem_size,
+        .constant = mode == NDPAD_CONSTANT, .dense = plan->inner_dense,
+        .skip_interior = skip_interior,
+    };
+    ctx.x0 = tile % col_tiles * tile_cols;
+    ctx.x1 = ctx.x0 + tile_cols < ctx.row.n ? ctx.x0 + tile_cols : ctx.row.n;
+    ctx.c0 = ctx.row.copy_begin < ctx.x0 ? ctx.x0
+             : ctx.row.copy_begin > ctx.x1 ? ctx.x1 : ctx.row.copy_begin;
+    ctx.c1 = ctx.row.copy_end < ctx.c0 ? ctx.c0
+             : ctx.row.copy_end > ctx.x1 ? ctx.x1 : ctx.row.copy_end;
+
+    if (outer == 0) {
+        run_row(&ctx, in, out, false);
+        return;
+    }
+
+    /* index[] is the odometer; level k + 1 of the offsets holds axes 0..k. */
     int64_t index[NDPAD_MAX_RANK];
     int64_t src_off[NDPAD_MAX_RANK + 1], dst_off[NDPAD_MAX_RANK + 1];
     bool pad[NDPAD_MAX_RANK + 1];
@@ -166,24 +188,35 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         rest /= plan->dim[k].n;
     }
     src_off[0] = 0, dst_off[0] = 0, pad[0] = false;
-    int32_t from = 0;
-    for (int64_t r = r0; r < r1; r++) {
-        for (int32_t k = from; k < outer; k++) {
+
+    const ndpad_dim last = plan->dim[outer - 1];
+    int64_t r = r0;
+    while (r < r1) {
+        for (int32_t k = 0; k < outer - 1; k++) {
             const ndpad_dim *dim = &plan->dim[k];
-            const int64_t i = pad[k] ? -1 : ndpad_dim_source(dim, plan->mode, index[k]);
-            pad[k + 1] = i < 0;
+            const int64_t i = pad[k] ? -1 : ndpad_dim_source(dim, mode, index[k]);
+            pad[k + 1] = pad[k] || i < 0;
             src_off[k + 1] = src_off[k] + (i < 0 ? 0 : i * dim->in_stride);
             dst_off[k + 1] = dst_off[k] + index[k] * dim->out_stride;
         }
-        const row_job job = {.src = in != NULL ? in + src_off[outer] : NULL,
-                             .dst = out + dst_off[outer],
-                             .pad_row = pad[outer]};
-        if (plan->inner_dense) run_row_dense(plan, &job, x0, x1, skip_interior);
-        else run_row_strided(plan, &job, x0, x1, skip_interior);
-
-        from = outer - 1;
-        while (from >= 0 && ++index[from] == plan->dim[from].n) index[from--] = 0;
-        if (from < 0) from = 0;
+        /* The last outer axis from index[outer - 1] to its end or the tile's end. */
+        const char *src_base = in != NULL ? in + src_off[outer - 1] : NULL;
+        char *dst_base = out + dst_off[outer - 1];
+        const bool prefix_pad = pad[outer - 1];
+        int64_t o = index[outer - 1];
+        const int64_t o_end = o + (r1 - r) < last.n ? o + (r1 - r) : last.n;
+        r += o_end - o;
+        for (; o < o_end; o++) {
+            const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
+            run_row(&ctx, i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride,
+                    dst_base + o * last.out_stride, i < 0);
+        }
+        /* Carry into the axes before it. */
+        index[outer - 1] = 0;
+        for (int32_t k = outer - 2; k >= 0; k--) {
+            if (++index[k] < plan->dim[k].n) break;
+            index[k] = 0;
+        }
     }
 }
 
