@@ -162,7 +162,8 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
 
     row_context ctx = {
         .plan = plan, .row = plan->dim[outer], .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
-        .copy = plan->kernels->copy, .pad_value = plan->pad_value, .es = plan->elem_size,
+        .copy = plan->tile.stream ? plan->kernels->copy_stream : plan->kernels->copy,
+        .pad_value = plan->pad_value, .es = plan->elem_size,
         .constant = mode == NDPAD_CONSTANT, .dense = plan->inner_dense,
         .skip_interior = skip_interior,
     };

@@ -41,9 +41,17 @@ static void install(ndpad_isa isa)
             table[isa][c].copy_name = #function;                                          \
         }                                                                                 \
     }
+#define NDPAD_COPY_STREAM(entry_isa, function)                                            \
+    if (entry_isa == isa) {                                                               \
+        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {                                \
+            table[isa][c].copy_stream = function;                                         \
+            table[isa][c].copy_stream_name = #function;                                   \
+        }                                                                                 \
+    }
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
+#undef NDPAD_COPY_STREAM
 }
 
 static void build_table(void)

@@ -31,6 +31,9 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
     const int64_t out_bytes = plan->empty ? 0 : plan->rows * row_bytes;
     ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
                        .cols = row->n > 0 ? row->n : 1, .threads = 1, .stream = 0};
+    /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. */
+    const size_t llc = ndpad_topology_get()->llc_bytes;
+    tile.stream = llc != 0 && (uint64_t)out_bytes > (uint64_t)llc;
     if (out_bytes < NDPAD_PARALLEL_MIN_BYTES || plan->max_threads <= 1) return tile;
 
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;

@@ -25,6 +25,8 @@ typedef struct ndpad_kernels {
     const char   *fill_name[NDPAD_MODE_COUNT];
     ndpad_copy_fn copy;
     const char   *copy_name;
+    ndpad_copy_fn copy_stream;
+    const char   *copy_stream_name;
 } ndpad_kernels;
 
 #define NDPAD_FILLER(isa, mode, elem_bytes, function)                                   \
@@ -32,9 +34,11 @@ typedef struct ndpad_kernels {
                                  int64_t count, size_t elem_size);
 #define NDPAD_COPY(isa, function)                                                       \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
+#define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
+#undef NDPAD_COPY_STREAM
 
 /* Element-size class index of `elem_size`: 0..4 for 1, 2, 4, 8, 16 bytes, 5 for any other. */
 NDPAD_INTERNAL int ndpad_size_class(size_t elem_size);
