@@ -105,7 +105,7 @@ typedef struct row_context {
 
 /* Columns [x0, x1) of a row whose innermost axis is dense in both tensors. */
 static inline void run_row_dense(const row_context *ctx, const char *src, char *dst,
-                                 bool pad_row)
+                                 bool pad_row, bool skip_interior)
 {
     const size_t es = ctx->es;
     const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
@@ -117,7 +117,7 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
         if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
         else fill_border_from_source(ctx->plan, &ctx->row, src, dst, x0, c0);
     }
-    if (c0 < c1 && !ctx->skip_interior) {
+    if (c0 < c1 && !skip_interior) {
         if (ctx->row.r == 0)
             ctx->copy(dst + (size_t)c0 * es, src + (size_t)(c0 - ctx->row.b) * es,
                       (size_t)(c1 - c0) * es);
@@ -131,11 +131,12 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
 }
 
 /* Columns [x0, x1) of a row with any strides: element by element through the mapping. */
-static void run_row_strided(const row_context *ctx, const char *src, char *dst, bool pad_row)
+static void run_row_strided(const row_context *ctx, const char *src, char *dst, bool pad_row,
+                            bool skip_interior)
 {
     const ndpad_dim *row = &ctx->row;
     for (int64_t o = ctx->x0; o < ctx->x1; o++) {
-        if (ctx->skip_interior && !pad_row && o >= row->copy_begin && o < row->copy_end)
+        if (skip_interior && o >= row->copy_begin && o < row->copy_end)
             continue;
         const int64_t i = pad_row ? -1 : ndpad_dim_source(row, ctx->plan->mode, o);
         copy_element(dst + o * row->out_stride,
@@ -143,10 +144,14 @@ static void run_row_strided(const row_context *ctx, const char *src, char *dst, 
     }
 }
 
-static inline void run_row(const row_context *ctx, const char *src, char *dst, bool pad_row)
+/* `inside`: every outer index of this row lies in the interior region, so for in-place
+ * padding its interior run is the input itself and is not written. */
+static inline void run_row(const row_context *ctx, const char *src, char *dst, bool pad_row,
+                           bool inside)
 {
-    if (ctx->dense) run_row_dense(ctx, src, dst, pad_row);
-    else run_row_strided(ctx, src, dst, pad_row);
+    const bool skip = ctx->skip_interior && inside && !pad_row;
+    if (ctx->dense) run_row_dense(ctx, src, dst, pad_row, skip);
+    else run_row_strided(ctx, src, dst, pad_row, skip);
 }
 
 /* One tile: output rows [r0, r1) restricted to columns [x0, x1). The outer axes are an
@@ -175,20 +180,20 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
              : ctx.row.copy_end > ctx.x1 ? ctx.x1 : ctx.row.copy_end;
 
     if (outer == 0) {
-        run_row(&ctx, in, out, false);
+        run_row(&ctx, in, out, false, true);
         return;
     }
 
     /* index[] is the odometer; level k + 1 of the offsets holds axes 0..k. */
     int64_t index[NDPAD_MAX_RANK];
     int64_t src_off[NDPAD_MAX_RANK + 1], dst_off[NDPAD_MAX_RANK + 1];
-    bool pad[NDPAD_MAX_RANK + 1];
+    bool pad[NDPAD_MAX_RANK + 1], inside[NDPAD_MAX_RANK + 1];
     int64_t rest = r0;
     for (int32_t k = outer - 1; k >= 0; k--) {
         index[k] = rest % plan->dim[k].n;
         rest /= plan->dim[k].n;
     }
-    src_off[0] = 0, dst_off[0] = 0, pad[0] = false;
+    src_off[0] = 0, dst_off[0] = 0, pad[0] = false, inside[0] = true;
 
     const ndpad_dim last = plan->dim[outer - 1];
     int64_t r = r0;
@@ -197,20 +202,22 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
             const ndpad_dim *dim = &plan->dim[k];
             const int64_t i = pad[k] ? -1 : ndpad_dim_source(dim, mode, index[k]);
             pad[k + 1] = pad[k] || i < 0;
+            inside[k + 1] = inside[k] && index[k] >= dim->copy_begin && index[k] < dim->copy_end;
             src_off[k + 1] = src_off[k] + (i < 0 ? 0 : i * dim->in_stride);
             dst_off[k + 1] = dst_off[k] + index[k] * dim->out_stride;
         }
         /* The last outer axis from index[outer - 1] to its end or the tile's end. */
         const char *src_base = in != NULL ? in + src_off[outer - 1] : NULL;
         char *dst_base = out + dst_off[outer - 1];
-        const bool prefix_pad = pad[outer - 1];
+        const bool prefix_pad = pad[outer - 1], prefix_inside = inside[outer - 1];
         int64_t o = index[outer - 1];
         const int64_t o_end = o + (r1 - r) < last.n ? o + (r1 - r) : last.n;
         r += o_end - o;
         for (; o < o_end; o++) {
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
             run_row(&ctx, i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride,
-                    dst_base + o * last.out_stride, i < 0);
+                    dst_base + o * last.out_stride, i < 0,
+                    prefix_inside && o >= last.copy_begin && o < last.copy_end);
         }
         /* Carry into the axes before it. */
         index[outer - 1] = 0;
