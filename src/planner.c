@@ -7,6 +7,7 @@
 #include <omp.h>
 #endif
 
+#include "alloc.h"
 #include "isa.h"
 #include "plan.h"
 #include "topology.h"
@@ -102,7 +103,7 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller,
                                     &isa));
 
-    plan = calloc(1, sizeof(*plan));
+    plan = ndpad_calloc(1, sizeof(*plan));
     if (plan == NULL) NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the plan");
     plan->mode = valid.mode;
     plan->isa = isa;
@@ -118,7 +119,7 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
 
     if (plan->mode == NDPAD_CONSTANT) {
         /* CONSTANT never folds axes into the element, so the pattern is one element. */
-        plan->pad_value = malloc(plan->elem_size);
+        plan->pad_value = ndpad_malloc(plan->elem_size);
         if (plan->pad_value == NULL)
             NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu-byte pad value",
                        plan->elem_size);
@@ -155,8 +156,8 @@ ndpad_status ndpad_plan_create(const ndpad_problem *problem, const ndpad_options
 void ndpad_plan_destroy(ndpad_plan *plan)
 {
     if (plan == NULL) return;
-    free(plan->pad_value);
-    free(plan);
+    ndpad_free(plan->pad_value);
+    ndpad_free(plan);
 }
 
 void ndpad_options_init(ndpad_options *options)
