@@ -154,6 +154,26 @@ static inline void run_row(const row_context *ctx, const char *src, char *dst, b
     else run_row_strided(ctx, src, dst, pad_row, skip);
 }
 
+/* CONSTANT rows of a contiguous output, whole rows per tile: the output is interior runs
+ * separated by gaps of pad value. A gap (this row's right border, the next row's left
+ * border, and any pad rows between) is filled once, from `*cursor` to the next run. */
+static inline void run_row_flat(const row_context *ctx, const char *src, char *dst,
+                                bool pad_row, bool skip_interior, char **cursor)
+{
+    if (pad_row) return;
+    const size_t es = ctx->es;
+    char *run = dst + (size_t)ctx->c0 * es;
+    if (run > *cursor) ctx->fill_pad(*cursor, ctx->pad_value, (run - *cursor) / (int64_t)es, es);
+    if (ctx->c0 < ctx->c1 && !skip_interior) {
+        if (ctx->row.r == 0)
+            ctx->copy(run, src + (size_t)(ctx->c0 - ctx->row.b) * es,
+                      (size_t)(ctx->c1 - ctx->c0) * es);
+        else
+            copy_dilated(ctx->plan, &ctx->row, src, dst, ctx->c0, ctx->c1);
+    }
+    *cursor = dst + (size_t)ctx->c1 * es;
+}
+
 /* One tile: output rows [r0, r1) restricted to columns [x0, x1). The outer axes are an
  * odometer; the last of them, which moves every row, is walked in a tight loop. */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
@@ -183,6 +203,10 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         run_row(&ctx, in, out, false, true);
         return;
     }
+    const bool flat = ctx.constant && ctx.dense && plan->out_contiguous && ctx.x0 == 0 &&
+                      ctx.x1 == ctx.row.n;
+    const int64_t row_bytes = ctx.row.n * (int64_t)ctx.es;
+    char *cursor = out + r0 * row_bytes;
 
     /* index[] is the odometer; level k + 1 of the offsets holds axes 0..k. */
     int64_t index[NDPAD_MAX_RANK];
@@ -215,9 +239,13 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         r += o_end - o;
         for (; o < o_end; o++) {
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
-            run_row(&ctx, i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride,
-                    dst_base + o * last.out_stride, i < 0,
-                    prefix_inside && o >= last.copy_begin && o < last.copy_end);
+            const char *src = i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride;
+            const bool inside_row = prefix_inside && o >= last.copy_begin && o < last.copy_end;
+            if (flat)
+                run_row_flat(&ctx, src, dst_base + o * last.out_stride, i < 0,
+                             skip_interior && inside_row, &cursor);
+            else
+                run_row(&ctx, src, dst_base + o * last.out_stride, i < 0, inside_row);
         }
         /* Carry into the axes before it. */
         index[outer - 1] = 0;
@@ -225,6 +253,11 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
             if (++index[k] < plan->dim[k].n) break;
             index[k] = 0;
         }
+    }
+    if (flat) {
+        char *end = out + r1 * row_bytes;
+        if (end > cursor)
+            ctx.fill_pad(cursor, ctx.pad_value, (end - cursor) / (int64_t)ctx.es, ctx.es);
     }
 }
 

@@ -181,4 +181,10 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     const ndpad_dim *row = &dims[ndim - 1];
     plan->inner_dense = row->out_stride == (int64_t)plan->elem_size &&
                         (row->d <= 1 || row->in_stride == (int64_t)plan->elem_size);
+    int64_t dense_stride = (int64_t)plan->elem_size;
+    plan->out_contiguous = true;
+    for (int32_t k = ndim - 1; k >= 0; k--) {
+        if (dims[k].out_stride != dense_stride) plan->out_contiguous = false;
+        dense_stride *= dims[k].n;
+    }
 }

@@ -32,6 +32,14 @@ typedef struct ndpad_tile {
     int32_t stream;       /* interior copies with non-temporal stores */
 } ndpad_tile;
 
+/* Where a plan's tile came from (shown by ndpad_plan_describe). */
+enum ndpad_tile_source {
+    NDPAD_TILE_HEURISTIC = 0,
+    NDPAD_TILE_WISDOM    = 1,
+    NDPAD_TILE_MEASURED  = 2,
+    NDPAD_TILE_FORCED    = 3
+};
+
 struct ndpad_plan {
     int32_t   mode;
     ndpad_isa isa;
@@ -46,10 +54,12 @@ struct ndpad_plan {
     bool      empty;             /* no output element at all                          */
     bool      reads_input;       /* some output element is an input element           */
     bool      inner_dense;       /* row axis dense in input and output: kernels apply */
+    bool      out_contiguous;    /* output is one dense row-major block of the axes    */
     bool      inplace_capable;
     int64_t   inplace_offset;    /* bytes from out to where an in-place input sits    */
     int32_t   max_threads;       /* from the options                                  */
     ndpad_tile tile;
+    int32_t   tile_source;       /* an ndpad_tile_source: where `tile` came from       */
     const ndpad_kernels *kernels;
     unsigned char *pad_value;    /* elem_size bytes (CONSTANT), owned                 */
 };
