@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages ndpad needs to build, test and benchmark, when missing.
+# Runs non-interactively; as root it uses apt-get directly, otherwise sudo if available.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(
+    cmake make gcc g++ libc6-dev pkg-config  # toolchain (gcc brings libgomp for OpenMP)
+    libhwloc-dev                             # topology
+    libcmocka-dev                            # tests
+    libbenchmark-dev                         # benchmarks
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$pkg")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    echo "install-deps: all packages present (${packages[*]})"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: apt-get not found; install these packages by hand: ${missing[*]}" >&2
+    exit 1
+fi
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        as_root=(sudo -n)
+    else
+        echo "install-deps: not root and sudo is unavailable; install: ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
