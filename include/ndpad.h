@@ -55,6 +55,13 @@
  *   many threads at once with different buffers. ndpad_last_error() is per thread. A call
  *   made from inside an active OpenMP parallel region runs on the calling thread only (no
  *   nested team), so an outer parallel loop over many small pads never oversubscribes.
+ *   Outputs under 64 KiB always run on the calling thread, with no OpenMP region.
+ *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
+ *   the OpenMP runtime binds threads as they say; otherwise ndpad binds each worker thread
+ *   of its team (not the calling thread) to one core of the process's allowed CPU set, once
+ *   per thread; NDPAD_BIND=0 turns that off. Each thread runs one contiguous block of tiles,
+ *   the same block on every execution (schedule(static)), so on several NUMA nodes the
+ *   output pages a thread writes stay on its node when ndpad also made the first write.
  */
 #ifndef NDPAD_H
 #define NDPAD_H
@@ -176,8 +183,30 @@ typedef struct ndpad_options {
                                shape is for tuners and tests: results never depend on it */
     int64_t tile_cols;    /**< output elements of the innermost axis per tile; 0 = whole
                                rows (or planner's choice)                                */
-    int64_t reserved[8];  /**< must be zero                                             */
+    union {
+        struct {
+            int32_t reserved32; /**< must be zero (shares reserved[0] with `tuning`)    */
+            int32_t tuning;     /**< an ndpad_tuning; NDPAD_TUNING_CACHE (0) by default */
+        };
+        int64_t reserved[8];    /**< the same 64 bytes: everything but `tuning` must be
+                                     zero                                               */
+    };
 } ndpad_options;
+
+/** How a plan chooses its tile shape (options.tuning). Whatever the choice, results are
+ *  byte-identical: only speed depends on it. An explicit options.tile_rows/tile_cols
+ *  always wins over all three. */
+typedef enum ndpad_tuning {
+    NDPAD_TUNING_CACHE     = 0, /**< use the wisdom (per-machine tile cache) for this
+                                     problem's class if it has an entry, else the
+                                     heuristic. The default wisdom file is read once per
+                                     process, on first use; later plans do a table lookup */
+    NDPAD_TUNING_HEURISTIC = 1, /**< ignore the wisdom: cache-size heuristic only         */
+    NDPAD_TUNING_MEASURE   = 2  /**< measure this problem's class now (candidate tiles on
+                                     the real executor, scratch buffers, median of
+                                     repetitions, about a second), store the winner in the
+                                     wisdom and save it to the default file              */
+} ndpad_tuning;
 
 /** An immutable, validated execution plan. Opaque. */
 typedef struct ndpad_plan ndpad_plan;
@@ -217,6 +246,66 @@ NDPAD_API ndpad_isa ndpad_plan_isa(const ndpad_plan *plan);
 
 /** ndpad_isa_name() : "auto", "scalar", "avx2", "avx512", "neon", or "unknown". */
 NDPAD_API const char *ndpad_isa_name(ndpad_isa isa);
+
+/* ===================================================================================== */
+/* 2b. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
+/* ===================================================================================== */
+
+/*
+ * The tuner `ndpad-tune` (and plans made with NDPAD_TUNING_MEASURE) measure candidate tile
+ * shapes and thread counts for a problem CLASS and remember the fastest: the wisdom. A
+ * class is (mode, element size after normalisation, normalised rank, log2 of the output
+ * bytes, log2 of the output row bytes, ISA). Wisdom is keyed by a machine fingerprint (CPU
+ * model, ISA level, core count, cache sizes, ndpad version, kernel list): wisdom from
+ * another machine or version is never used.
+ *
+ * The default file is $NDPAD_WISDOM, else $XDG_CACHE_HOME/ndpad/wisdom, else
+ * ~/.cache/ndpad/wisdom; its format is documented in tuning/wisdom-format.md. It is read
+ * lazily, once, by the first plan made with NDPAD_TUNING_CACHE or MEASURE. A missing,
+ * truncated, corrupt, other-version or other-machine file is ignored with one warning
+ * (ndpad_wisdom_warning() and the log callback): stored wisdom never causes a failure and
+ * never changes a result. Saving merges with the file on disk under a lock and replaces it
+ * atomically, so tuners running at once lose nothing. All functions are thread-safe.
+ */
+
+/** ndpad_wisdom_import_file() : merge the wisdom in file `path` into memory.
+ *  @return 1 when the file was accepted (bad lines in it are skipped), 0 when it was
+ *          rejected as a whole (unreadable, not wisdom, other version, other machine);
+ *          ndpad_last_error() and ndpad_wisdom_warning() then say why. Memory is untouched
+ *          on rejection. */
+NDPAD_API int ndpad_wisdom_import_file(const char *path);
+
+/** ndpad_wisdom_import_string() : as ndpad_wisdom_import_file(), from the text `text`. */
+NDPAD_API int ndpad_wisdom_import_string(const char *text);
+
+/** ndpad_wisdom_export_file() : write the wisdom in memory (after loading the default file
+ *  if not done yet) to `path`, merged with the entries already in that file when it holds
+ *  wisdom of this machine, under a lock, atomically (temporary file + rename).
+ *  @return 1 on success, 0 on failure (ndpad_last_error() says why). */
+NDPAD_API int ndpad_wisdom_export_file(const char *path);
+
+/** ndpad_wisdom_export_string() : the wisdom in memory as text. snprintf semantics: writes
+ *  at most `size` bytes (NUL included) to `buf` (may be NULL when size is 0) and returns
+ *  the length the whole text needs. */
+NDPAD_API size_t ndpad_wisdom_export_string(char *buf, size_t size);
+
+/** ndpad_wisdom_forget() : forget all wisdom in memory. The default file is read again by
+ *  the next plan that uses the cache (so a changed $NDPAD_WISDOM takes effect). */
+NDPAD_API void ndpad_wisdom_forget(void);
+
+/** ndpad_wisdom_warning() : the last wisdom warning of the process ("" if none), e.g. that
+ *  the default file belongs to another machine and was ignored. snprintf semantics. */
+NDPAD_API size_t ndpad_wisdom_warning(char *buf, size_t size);
+
+/** ndpad_wisdom_path() : the default wisdom file path as described above. snprintf
+ *  semantics; returns 0 when no location is known (no $HOME). */
+NDPAD_API size_t ndpad_wisdom_path(char *buf, size_t size);
+
+/** A log callback: receives each wisdom warning (one line, no newline) and `user`. */
+typedef void (*ndpad_log_fn)(const char *message, void *user);
+
+/** ndpad_set_log_callback() : install `fn` (NULL to remove) for wisdom warnings. */
+NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
 
 /* ===================================================================================== */
 /* 3. Dialects                                                                            */

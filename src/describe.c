@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "plan.h"
+#include "wisdom.h"
 
 static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 
@@ -64,9 +65,16 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
     }
     const int64_t col_tiles = (row->n + plan->tile.cols - 1) / plan->tile.cols;
     const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
+    static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,
         (long long)(row_tiles * col_tiles), (int)plan->tile.threads,
         plan->tile.stream ? ", streaming stores" : "");
+    char key[160];
+    const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
+    ndpad_wisdom_key_format(&class_key, key, sizeof(key));
+    put(&t, "tile source: %s (class %s)\n",
+        plan->tile_source >= 0 && plan->tile_source <= 3 ? sources[plan->tile_source] : "?",
+        key);
     return t.length;
 }

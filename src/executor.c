@@ -8,6 +8,7 @@
 #endif
 
 #include "plan.h"
+#include "topology.h"
 
 static inline void copy_element(char *dst, const char *src, size_t elem_size)
 {
@@ -278,7 +279,15 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
         return;
     }
 #ifdef _OPENMP
-#pragma omp parallel for num_threads((int)threads) schedule(static)
-    for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    /* schedule(static): each thread runs one contiguous block of tiles, the same block on
+     * every execution of the plan, so on several NUMA nodes the pages a thread writes are
+     * the pages it first touched (when the caller's first write was this executor too).
+     * Workers are bound to cores unless the user chose OpenMP affinity (topology.c). */
+#pragma omp parallel num_threads((int)threads)
+    {
+        ndpad_topology_bind_worker(omp_get_thread_num());
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    }
 #endif
 }

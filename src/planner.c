@@ -1,5 +1,6 @@
 /* Plan creation: validate, normalise, pick kernels and a tile shape. Everything the
  * executor needs is decided here, once, so execution does no planning work. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "isa.h"
 #include "plan.h"
 #include "topology.h"
+#include "wisdom.h"
 
 /* Below this many output bytes a second thread costs more to start than it saves. */
 #define NDPAD_PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
@@ -79,7 +81,14 @@ static ndpad_status check_options(const ndpad_options *options, const char *call
     if (options->tile_cols < 0)
         NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tile_cols = %lld is negative (0 means the "
                    "planner's choice)", (long long)options->tile_cols);
-    for (size_t k = 0; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
+    if (options->reserved32 != 0)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.reserved32 = %d must be zero (the low half of "
+                   "options.reserved[0]; initialise options with ndpad_options_init)",
+                   (int)options->reserved32);
+    if (options->tuning < NDPAD_TUNING_CACHE || options->tuning > NDPAD_TUNING_MEASURE)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tuning = %d is not an ndpad_tuning (0 cache, "
+                   "1 heuristic, 2 measure)", (int)options->tuning);
+    for (size_t k = 1; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
         if (options->reserved[k] != 0)
             NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.reserved[%zu] = %lld must be zero "
                        "(initialise options with ndpad_options_init)", k,
@@ -128,7 +137,31 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     }
 
     plan->tile = ndpad_tile_default(plan);
-    if (options != NULL && (options->tile_rows > 0 || options->tile_cols > 0)) {
+    plan->tile_source = NDPAD_TILE_HEURISTIC;
+    const int32_t tuning = options != NULL ? options->tuning : NDPAD_TUNING_CACHE;
+    const bool forced = options != NULL && (options->tile_rows > 0 || options->tile_cols > 0);
+    if (!forced && !plan->empty && tuning == NDPAD_TUNING_MEASURE) {
+        /* Measure this class now, remember it, save it (a failed save is only a warning). */
+        ndpad_tune_result tuned;
+        if (ndpad_tune_plan(plan, 1.0, &tuned, NULL, NULL)) {
+            plan->tile = tuned.tuned_tile;
+            plan->tile_source = NDPAD_TILE_MEASURED;
+            if (!ndpad_wisdom_save(NULL, caller)) {
+                char warn[600];
+                snprintf(warn, sizeof(warn), "%s: wisdom not saved: %s", caller,
+                         ndpad_last_error());
+                ndpad_wisdom_warn(warn);
+            }
+        }
+    } else if (!forced && !plan->empty && tuning == NDPAD_TUNING_CACHE) {
+        const ndpad_wisdom_key key = ndpad_wisdom_key_of(plan);
+        ndpad_tile tile;
+        if (ndpad_wisdom_lookup(&key, &tile)) {
+            plan->tile = ndpad_tile_fit(plan, tile);
+            plan->tile_source = NDPAD_TILE_WISDOM;
+        }
+    }
+    if (forced) {
         const ndpad_dim *row = &plan->dim[plan->ndim - 1];
         if (options->tile_rows > 0)
             plan->tile.rows = options->tile_rows < plan->rows ? options->tile_rows : plan->rows;
@@ -138,6 +171,7 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
         if (plan->tile.cols < 1) plan->tile.cols = 1;
         /* A forced shape runs on every thread the options allow. */
         plan->tile.threads = plan->max_threads;
+        plan->tile_source = NDPAD_TILE_FORCED;
     }
     *result = plan;
     return NDPAD_OK;

@@ -3,15 +3,48 @@
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static ndpad_topology topology;
 static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
+static hwloc_topology_t live;   /* kept for binding worker threads; NULL if not binding */
+static int bind_cores;          /* cores workers may be bound to (0 = no binding)      */
 
 static size_t cache_size(hwloc_topology_t topo, hwloc_obj_type_t type)
 {
     const hwloc_obj_t obj = hwloc_get_next_obj_by_type(topo, type, NULL);
     return obj != NULL && obj->attr != NULL ? (size_t)obj->attr->cache.size : 0;
+}
+
+static void set_model(const char *model)
+{
+    if (model == NULL) return;
+    while (*model == ' ' || *model == '\t') model++;
+    snprintf(topology.cpu_model, sizeof(topology.cpu_model), "%s", model);
+    size_t n = strlen(topology.cpu_model);
+    while (n > 0 && (topology.cpu_model[n - 1] == '\n' || topology.cpu_model[n - 1] == ' '))
+        topology.cpu_model[--n] = '\0';
+}
+
+static void model_from_proc(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL) return;
+    char line[512];
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0) {
+            const char *colon = strchr(line, ':');
+            if (colon != NULL) {
+                set_model(colon + 1);
+                break;
+            }
+        }
+    }
+    fclose(f);
 }
 
 static void discover(void)
@@ -22,7 +55,10 @@ static void discover(void)
     topology.numa_nodes = 1;
 
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0) return;
+    if (hwloc_topology_init(&topo) != 0) {
+        model_from_proc();
+        return;
+    }
     /* Only what the process may run on: respects taskset, cgroups and cpusets. */
     hwloc_topology_set_flags(topo, 0);
     if (hwloc_topology_load(topo) == 0) {
@@ -36,8 +72,41 @@ static void discover(void)
         topology.l2_bytes = cache_size(topo, HWLOC_OBJ_L2CACHE);
         size_t llc = cache_size(topo, HWLOC_OBJ_L3CACHE);
         topology.llc_bytes = llc != 0 ? llc : topology.l2_bytes;
+        const hwloc_obj_t package = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PACKAGE, NULL);
+        if (package != NULL) set_model(hwloc_obj_get_info_by_name(package, "CPUModel"));
     }
-    hwloc_topology_destroy(topo);
+    if (topology.cpu_model[0] == '\0') model_from_proc();
+    /* Bind worker threads ourselves only when the user left affinity to us: OMP_PLACES,
+     * OMP_PROC_BIND (and the runtimes' own variables) make the OpenMP runtime bind as asked,
+     * and NDPAD_BIND=0 turns it off. */
+    const char *off = getenv("NDPAD_BIND");
+    const bool user_affinity = getenv("OMP_PROC_BIND") != NULL || getenv("OMP_PLACES") != NULL ||
+                               getenv("GOMP_CPU_AFFINITY") != NULL ||
+                               getenv("KMP_AFFINITY") != NULL;
+    const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    if (!user_affinity && !(off != NULL && strcmp(off, "0") == 0) && cores > 1) {
+        live = topo;
+        bind_cores = cores;
+    } else {
+        hwloc_topology_destroy(topo);
+    }
+}
+
+void ndpad_topology_bind_worker(int thread_num)
+{
+    /* The core this OS thread is bound to, plus one (0 = not bound by us). */
+    static _Thread_local int bound;
+    pthread_once(&topology_once, discover);
+    if (live == NULL || thread_num <= 0) return;
+    /* Workers from the last core down: the caller's thread (thread 0) stays where the
+     * caller put it, and the scheduler keeps it off the workers' cores. */
+    const int core = bind_cores - 1 - (thread_num - 1) % bind_cores;
+    if (bound == core + 1) return;
+    const hwloc_obj_t obj = hwloc_get_obj_by_type(live, HWLOC_OBJ_CORE, (unsigned)core);
+    if (obj == NULL || obj->cpuset == NULL) return;
+    /* A refusal (no permission) is not retried on every region either. */
+    (void)hwloc_set_cpubind(live, obj->cpuset, HWLOC_CPUBIND_THREAD);
+    bound = core + 1;
 }
 
 const ndpad_topology *ndpad_topology_get(void)

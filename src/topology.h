@@ -13,10 +13,17 @@ typedef struct ndpad_topology {
     size_t l1d_bytes;      /* per core, 0 if unknown */
     size_t l2_bytes;       /* per core, 0 if unknown */
     size_t llc_bytes;      /* last-level cache (largest), 0 if unknown */
+    char   cpu_model[128]; /* hwloc's CPUModel or /proc/cpuinfo "model name", "" if unknown */
 } ndpad_topology;
 
 /* The topology, discovered on first use (thread-safe); never NULL. If hwloc fails, the
  * values fall back to sysconf's processor count and unknown caches. */
 NDPAD_INTERNAL const ndpad_topology *ndpad_topology_get(void);
+
+/* Binds the calling OpenMP worker (thread_num >= 1 of its team) to one core of the process's
+ * allowed CPU set, once per OS thread. Does nothing for thread 0 (the caller's own thread),
+ * when the user set OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY / KMP_AFFINITY (the
+ * OpenMP runtime then binds as they say), when NDPAD_BIND=0, or on one core. */
+NDPAD_INTERNAL void ndpad_topology_bind_worker(int thread_num);
 
 #endif

@@ -1,0 +1,131 @@
+/* The measuring driver of ndpad-tune: shares the time budget over the problems, draws the
+ * progress bar, prints the summary and the heuristic-vs-wisdom comparison. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune.h"
+
+typedef struct progress_state {
+    int  index, count;
+    bool tty;
+} progress_state;
+
+static void draw(int done, int total, void *user)
+{
+    const progress_state *s = user;
+    if (!s->tty) return;
+    const double fraction = ((double)s->index + (total > 0 ? (double)done / total : 1.0)) /
+                            (double)s->count;
+    char bar[41];
+    const int filled = (int)(fraction * 40.0 + 0.5);
+    for (int k = 0; k < 40; k++) bar[k] = k < filled ? '#' : '.';
+    bar[40] = '\0';
+    fprintf(stderr, "\r[%s] %3d%%  class %d/%d  candidate %d/%d   ", bar,
+            (int)(fraction * 100.0 + 0.5), s->index + 1, s->count, done, total);
+    fflush(stderr);
+}
+
+void tune_all(const tune_problem *problems, int count, double budget, int threads,
+              tune_outcome *outcomes)
+{
+    const double start = ndpad_now();
+    /* Keep a tenth (at most two seconds) for planning, allocation and saving. */
+    const double reserve = budget * 0.1 < 2.0 ? budget * 0.1 : 2.0;
+    progress_state state = {.count = count, .tty = isatty(2)};
+    for (int k = 0; k < count; k++) {
+        tune_outcome *o = &outcomes[k];
+        memset(o, 0, sizeof(*o));
+        o->problem = problems[k];
+        state.index = k;
+        draw(0, 1, &state);
+        /* What is left, shared evenly by the problems not done yet; none left: stop. */
+        double left = budget - reserve - (ndpad_now() - start);
+        if (left <= 0.02 * budget) {
+            fprintf(stderr, "ndpad-tune: %s: skipped, the budget is spent\n",
+                    problems[k].name);
+            continue;
+        }
+        ndpad_plan *plan = tune_plan(&problems[k], threads);
+        if (plan == NULL) continue;
+        const ndpad_wisdom_key key = ndpad_wisdom_key_of(plan);
+        ndpad_wisdom_key_format(&key, o->class_key, sizeof(o->class_key));
+        const double share = left / (double)(count - k);
+        o->ok = ndpad_tune_plan(plan, share, &o->result, draw, &state);
+        ndpad_plan_destroy(plan);
+    }
+    if (state.tty) fprintf(stderr, "\r%*s\r", 80, "");
+}
+
+static void tile_text(const ndpad_tile *t, char *buf, size_t size)
+{
+    snprintf(buf, size, "%lldx%lld/%dt%s", (long long)t->rows, (long long)t->cols,
+             (int)t->threads, t->stream ? "/nt" : "");
+}
+
+void tune_print_summary(const tune_outcome *outcomes, int count)
+{
+    printf("%-18s %-52s %-18s %-18s %8s %8s %7s %s\n", "problem", "class", "default tile",
+           "tuned tile", "def GB/s", "tun GB/s", "speedup", "measured");
+    for (int k = 0; k < count; k++) {
+        const tune_outcome *o = &outcomes[k];
+        if (!o->ok) {
+            printf("%-18s (not tuned: budget spent, or no plan or scratch memory)\n", o->problem.name);
+            continue;
+        }
+        char def[40], tuned[40];
+        tile_text(&o->result.default_tile, def, sizeof(def));
+        tile_text(&o->result.tuned_tile, tuned, sizeof(tuned));
+        const double speedup = o->result.default_gbps > 0
+                                   ? o->result.tuned_gbps / o->result.default_gbps : 1.0;
+        printf("%-18s %-52s %-18s %-18s %8.2f %8.2f %6.2fx %d/%d\n", o->problem.name,
+               o->class_key, def, tuned, o->result.default_gbps, o->result.tuned_gbps,
+               speedup, o->result.measured, o->result.candidates);
+    }
+    printf("tile = rows x columns / threads (/nt = streaming stores); GB/s = (output bytes + "
+           "input bytes copied) / median time\n");
+}
+
+static double measure_plan(ndpad_plan *plan, double seconds, ndpad_tile *tile)
+{
+    ndpad_scratch s;
+    *tile = plan->tile;
+    if (!ndpad_scratch_alloc(plan, &s)) return 0;
+    const double t = ndpad_tune_time(plan, plan->tile, &s, 31, seconds);
+    const double gbps = t > 0 ? (double)s.bytes_moved / 1e9 / t : 0;
+    ndpad_scratch_free(&s);
+    return gbps;
+}
+
+void tune_compare(const tune_problem *problems, int count, int threads, double seconds)
+{
+    int counts[2] = {1, threads};
+    const int n_counts = threads > 1 ? 2 : 1;
+    printf("%-18s %7s %-18s %10s %-18s %10s %7s\n", "problem", "threads", "heuristic tile",
+           "heur GB/s", "wisdom tile", "wisd GB/s", "ratio");
+    for (int k = 0; k < count; k++)
+        for (int c = 0; c < n_counts; c++) {
+            const ndpad_problem problem = tune_as_problem(&problems[k]);
+            double gbps[2] = {0, 0};
+            ndpad_tile tiles[2];
+            const char *source[2] = {"", ""};
+            for (int v = 0; v < 2; v++) {
+                ndpad_options options;
+                ndpad_options_init(&options);
+                options.threads = counts[c];
+                options.tuning = v == 0 ? NDPAD_TUNING_HEURISTIC : NDPAD_TUNING_CACHE;
+                ndpad_plan *plan = NULL;
+                if (ndpad_plan_create(&problem, &options, &plan) != NDPAD_OK) continue;
+                gbps[v] = measure_plan(plan, seconds, &tiles[v]);
+                source[v] = plan->tile_source == NDPAD_TILE_WISDOM ? "" : " (no wisdom)";
+                ndpad_plan_destroy(plan);
+            }
+            char a[40], b[60];
+            tile_text(&tiles[0], a, sizeof(a));
+            tile_text(&tiles[1], b, sizeof(b) - 16);
+            strncat(b, source[1], sizeof(b) - strlen(b) - 1);
+            printf("%-18s %7d %-18s %10.2f %-18s %10.2f %6.2fx\n", problems[k].name, counts[c],
+                   a, gbps[0], b, gbps[1], gbps[0] > 0 ? gbps[1] / gbps[0] : 0.0);
+        }
+    printf("GB/s = (output bytes + input bytes copied) / median of up to 31 runs\n");
+}

@@ -1,0 +1,117 @@
+/*
+ * ndpad-tune — measure tile shapes and thread counts per problem class on this machine and
+ * record the fastest in the wisdom file, which later plans read (NDPAD_TUNING_CACHE).
+ *
+ *   ndpad-tune [--budget SECONDS] [--problem SPEC] [--cache PATH] [--threads N]
+ *              [--compare] [--no-save]
+ *
+ *   --budget SECONDS  total time to spend measuring (default 30); the tuner finishes within it
+ *   --problem SPEC    tune this one problem instead of the standard cases, e.g.
+ *                     "shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4"
+ *                     (may be repeated)
+ *   --cache PATH      the wisdom file (default $NDPAD_WISDOM, $XDG_CACHE_HOME/ndpad/wisdom,
+ *                     ~/.cache/ndpad/wisdom); merged with what it holds, atomically
+ *   --threads N       most threads to try (default: all cores)
+ *   --compare         afterwards, measure heuristic vs tuned GB/s at 1 and N threads
+ *                     (outside the budget)
+ *   --compare-only    only the comparison, with the wisdom already in the file
+ *   --no-save         measure and print, but do not write the file
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+#include "tune.h"
+
+#define MAX_PROBLEMS 64
+
+static void usage(FILE *f)
+{
+    fputs("usage: ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] "
+          "[--threads N] [--compare | --compare-only] [--no-save]\n"
+          "  SPEC: \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    double budget = 30.0;
+    const char *cache = NULL;
+    int threads = 0;
+    bool compare = false, compare_only = false, save = true;
+    static tune_problem problems[MAX_PROBLEMS];
+    static tune_outcome outcomes[MAX_PROBLEMS];
+    int count = 0;
+
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        const bool has_value = k + 1 < argc;
+        if (strcmp(a, "--budget") == 0 && has_value) {
+            char *end;
+            budget = strtod(argv[++k], &end);
+            if (*end != '\0' || !(budget > 0 && budget < 1e6)) {
+                fprintf(stderr, "ndpad-tune: --budget wants a positive number of seconds\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--problem") == 0 && has_value) {
+            if (count == MAX_PROBLEMS || !tune_parse_problem(argv[++k], &problems[count]))
+                return 2;
+            count++;
+        } else if (strcmp(a, "--cache") == 0 && has_value) {
+            cache = argv[++k];
+        } else if (strcmp(a, "--threads") == 0 && has_value) {
+            threads = atoi(argv[++k]);
+            if (threads < 1) {
+                fprintf(stderr, "ndpad-tune: --threads wants a positive count\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--compare") == 0) {
+            compare = true;
+        } else if (strcmp(a, "--compare-only") == 0) {
+            compare = compare_only = true;
+        } else if (strcmp(a, "--no-save") == 0) {
+            save = false;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (count == 0) count = tune_standard_problems(problems, MAX_PROBLEMS);
+    /* The file the plans of this process read and the file written are the same. */
+    if (cache != NULL) setenv("NDPAD_WISDOM", cache, 1);
+    char path[4096];
+    if (ndpad_wisdom_path(path, sizeof(path)) == 0) {
+        fprintf(stderr, "ndpad-tune: no wisdom location: use --cache PATH or set NDPAD_WISDOM\n");
+        return 2;
+    }
+    ndpad_wisdom_forget(); /* load from `path` on first use */
+    if (threads == 0) threads = ndpad_topology_get()->cores;
+
+    if (!compare_only) {
+        fprintf(stderr, "ndpad-tune: %d problem%s, budget %.1f s, up to %d threads, machine %s\n",
+                count, count == 1 ? "" : "s", budget, threads, ndpad_wisdom_fingerprint());
+        const double start = ndpad_now();
+        tune_all(problems, count, budget, threads, outcomes);
+        tune_print_summary(outcomes, count);
+        if (save) {
+            if (!ndpad_wisdom_save(path, "ndpad-tune")) {
+                fprintf(stderr, "ndpad-tune: %s\n", ndpad_last_error());
+                return 1;
+            }
+            printf("wisdom written to %s\n", path);
+        }
+        printf("tuning took %.1f s of a %.1f s budget\n", ndpad_now() - start, budget);
+    }
+    char warning[600];
+    if (ndpad_wisdom_warning(warning, sizeof(warning)) > 0 && warning[0] != '\0')
+        fprintf(stderr, "ndpad-tune: note: %s\n", warning);
+    if (compare) {
+        printf("\n");
+        tune_compare(problems, count, threads, 1.0);
+    }
+    return 0;
+}
