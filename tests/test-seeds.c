@@ -322,6 +322,30 @@ static void onnx_example3_edge(void **state)
     check_onnx_example("edge", NULL, expected);
 }
 
+/* ONNX Pad-1 (004) shows the same example as `paddings = [0, 0, 2, 0]` with the output of
+ * example 1 (printed with one bracket level too many). Its attribute text says the format is
+ * [x1_begin, x2_begin, x1_end, x2_end], which would instead add two rows after axis 0: the
+ * example's list is per-axis (begin, end) pairs, the order of the Caffe2 operator Pad-1 came
+ * from. A Pad-1 importer therefore reorders pairs into ONNX order before calling ndpad; both
+ * readings are pinned here so that neither can silently change. */
+static void onnx_pad1_example_paddings_are_axis_pairs(void **state)
+{
+    (void)state;
+    const int64_t paddings[4] = {0, 0, 2, 0};
+    /* as (begin, end) pairs per axis: the example's own output */
+    const int64_t pairs_as_onnx[4] = {paddings[0], paddings[2], paddings[1], paddings[3]};
+    const float value = 0.0f;
+    const float expected[12] = {0.0f, 0.0f, 1.0f, 1.2f, 0.0f, 0.0f, 2.3f, 3.4f,
+                                0.0f, 0.0f, 4.5f, 5.7f};
+    test_check_onnx("Pad-1 paddings as pairs", 2, onnx_shape, sizeof(float), pairs_as_onnx, 4,
+                    NULL, 0, "constant", &value, onnx_data, onnx_out_shape, expected);
+    /* read literally in the documented format: two rows of zeros after the data */
+    const int64_t literal_shape[2] = {5, 2};
+    const float literal[10] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f, 0.0f, 0.0f, 0.0f, 0.0f};
+    test_check_onnx("Pad-1 paddings literally", 2, onnx_shape, sizeof(float), paddings, 4,
+                    NULL, 0, "constant", &value, onnx_data, literal_shape, literal);
+}
+
 /* ===================================================================================== */
 /* 4-D examples with random inputs: ndpad vs reference, plus a direct check of the        */
 /* documented values (every new element is the pad value / the edge value / a mirror).   */
@@ -543,6 +567,7 @@ int main(void)
         cmocka_unit_test(onnx_example1_constant_pads_begin_of_axis1),
         cmocka_unit_test(onnx_example2_reflect_pad_equals_extent),
         cmocka_unit_test(onnx_example3_edge),
+        cmocka_unit_test(onnx_pad1_example_paddings_are_axis_pairs),
         cmocka_unit_test(openvino_1x3x32x40_constant_15_positive_pads),
         cmocka_unit_test(openvino_2x3x32x40_constant_15_mixed_pads_crop),
         cmocka_unit_test(openvino_1x3x32x40_edge_positive_pads),
