@@ -27,4 +27,5 @@ echo "test.sh: tests run on the best ISA, then once per ISA in: $isas"
 CMAKE_ARGS="-DNDPAD_TEST_ISAS=$isas ${CMAKE_ARGS:-}" bash ci/build.sh "$build_dir"
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$(nproc)"
 bash ci/check-install.sh "$build_dir"
+bash ci/test-python.sh "$build_dir"   # the Python package: pytest, pip install (same build)
 echo "test.sh: all tests passed"

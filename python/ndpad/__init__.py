@@ -1,0 +1,20 @@
+"""ndpad: numpy.pad's drop-in over libndpad, a multi-threaded C library that pads and crops
+N-dimensional tensors.
+
+    import numpy as np, ndpad
+    ndpad.pad(np.arange(4), 2, "reflect")          # same call and result as numpy.pad
+    ndpad.pad(x, 1, "edge", threads=2, out=buf)     # extra keyword-only arguments
+    ndpad.crop_pad(x, [-1, 2], [1, -2], "reflect")  # negative pads crop (OpenVINO Pad-12)
+
+libndpad is loaded with ctypes from, in order: the path in the NDPAD_LIBRARY environment
+variable (a file, or a directory holding libndpad.so), a libndpad.so next to this file, the
+dynamic loader's search path (LD_LIBRARY_PATH, ld.so.cache), ctypes.util.find_library, and
+the lib directories of common install prefixes (/usr/local, this Python's prefix).
+"""
+
+from ._lib import NdpadError, NdpadMemoryError, NdpadValueError, library_path
+from ._pad import crop_pad, pad
+
+__version__ = "0.1.0"
+__all__ = ["pad", "crop_pad", "NdpadError", "NdpadValueError", "NdpadMemoryError",
+           "library_path", "__version__"]

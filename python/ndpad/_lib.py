@@ -1,0 +1,287 @@
+"""Loading libndpad with ctypes, the C structures of include/ndpad.h, and the one call that
+runs a problem (plan, execute, destroy) and turns a failing status into an exception."""
+
+import collections
+import ctypes
+import ctypes.util
+import os
+import sys
+import threading
+
+__all__ = ["NdpadError", "NdpadValueError", "NdpadMemoryError", "lib", "library_path",
+           "run", "output_shape", "clear_plan_cache", "MAX_RANK", "MODES"]
+
+MAX_RANK = 32  # NDPAD_MAX_RANK
+MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3, "wrap": 4}  # ndpad_mode
+
+
+class ndpad_problem(ctypes.Structure):
+    # The six arrays and pad_value are pointers in C; c_void_p has the same size and
+    # passing convention, and lets make_problem() store plain addresses (no ctypes.cast).
+    _fields_ = [
+        ("rank", ctypes.c_int32),
+        ("mode", ctypes.c_int32),
+        ("elem_size", ctypes.c_size_t),
+        ("shape", ctypes.c_void_p),
+        ("pads_begin", ctypes.c_void_p),
+        ("pads_end", ctypes.c_void_p),
+        ("interior", ctypes.c_void_p),
+        ("in_strides", ctypes.c_void_p),
+        ("out_strides", ctypes.c_void_p),
+        ("pad_value", ctypes.c_void_p),
+    ]
+
+
+class ndpad_options(ctypes.Structure):
+    _fields_ = [
+        ("threads", ctypes.c_int32),
+        ("isa", ctypes.c_int32),
+        ("tile_rows", ctypes.c_int64),
+        ("tile_cols", ctypes.c_int64),
+        ("reserved", ctypes.c_int64 * 8),
+    ]
+
+
+class NdpadError(Exception):
+    """A call into libndpad failed. `status` is the ndpad_status value, `message` the text
+    of ndpad_last_error(). Raised as NdpadValueError (also a ValueError) for problems the
+    caller can fix and NdpadMemoryError (also a MemoryError) when planning runs out of
+    memory."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class NdpadValueError(NdpadError, ValueError):
+    pass
+
+
+class NdpadMemoryError(NdpadError, MemoryError):
+    pass
+
+
+_NULL_ARGUMENT, _NULL_BUFFER, _OUT_OF_MEMORY = 1, 11, 16
+
+# --------------------------------------------------------------------------------------
+# Finding the library: NDPAD_LIBRARY, then next to this package, then the system.
+# --------------------------------------------------------------------------------------
+
+_NAMES = ("libndpad.so", "libndpad.so.0", "libndpad.dylib", "ndpad.dll")
+
+
+def _candidates():
+    """(description, path-or-name) pairs in lookup order."""
+    env = os.environ.get("NDPAD_LIBRARY")
+    if env:
+        # An explicit choice is final: a wrong NDPAD_LIBRARY must not silently load another
+        # libndpad from elsewhere.
+        if os.path.isdir(env):
+            for name in _NAMES:
+                path = os.path.join(env, name)
+                if os.path.exists(path):
+                    yield "NDPAD_LIBRARY", path
+                    return
+        yield "NDPAD_LIBRARY", env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _NAMES:
+        path = os.path.join(here, name)
+        if os.path.exists(path):
+            yield "next to the package", path
+    # The dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache, /usr/lib).
+    for name in ("libndpad.so.0", "libndpad.so"):
+        yield "system library path", name
+    found = ctypes.util.find_library("ndpad")
+    if found:
+        yield "ctypes.util.find_library", found
+    # `cmake --install` into a prefix whose lib directory the loader does not search until
+    # ldconfig runs (/usr/local/lib on Debian), or into this Python's prefix.
+    prefixes = [sys.prefix, sys.base_prefix, "/usr/local", "/opt/ndpad"]
+    multiarch = getattr(sys.implementation, "_multiarch", None)
+    for prefix in dict.fromkeys(prefixes):
+        for libdir in ("lib", "lib64") + ((os.path.join("lib", multiarch),) if multiarch else ()):
+            for name in ("libndpad.so.0", "libndpad.so"):
+                path = os.path.join(prefix, libdir, name)
+                if os.path.exists(path):
+                    yield "install prefix " + prefix, path
+
+
+def _load():
+    tried = []
+    for where, name in _candidates():
+        try:
+            handle = ctypes.CDLL(name)
+        except OSError as exc:
+            tried.append("%s (%s): %s" % (name, where, exc))
+            continue
+        if not hasattr(handle, "ndpad_plan_create"):
+            tried.append("%s (%s): not libndpad (no ndpad_plan_create)" % (name, where))
+            continue
+        path = name
+        if not os.path.isabs(path):
+            path = getattr(handle, "_name", name)
+        return handle, path
+    raise ImportError(
+        "ndpad: cannot load the libndpad shared library. Build it (cmake -S . -B build && "
+        "cmake --build build) and either set NDPAD_LIBRARY=/path/to/libndpad.so, copy "
+        "libndpad.so into %s, or install it with cmake --install (then run ldconfig, or put "
+        "its lib directory in LD_LIBRARY_PATH). Tried:\n  %s"
+        % (os.path.dirname(os.path.abspath(__file__)), "\n  ".join(tried) or "(nothing)"))
+
+
+lib, library_path = _load()
+
+lib.ndpad_output_shape.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.c_void_p]
+lib.ndpad_output_shape.restype = ctypes.c_int
+lib.ndpad_plan_create.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.POINTER(ndpad_options),
+                                  ctypes.POINTER(ctypes.c_void_p)]
+lib.ndpad_plan_create.restype = ctypes.c_int
+lib.ndpad_execute.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_execute.restype = ctypes.c_int
+lib.ndpad_plan_destroy.argtypes = [ctypes.c_void_p]
+lib.ndpad_plan_destroy.restype = None
+lib.ndpad_plan_describe.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+lib.ndpad_plan_describe.restype = ctypes.c_size_t
+lib.ndpad_status_string.argtypes = [ctypes.c_int]
+lib.ndpad_status_string.restype = ctypes.c_char_p
+lib.ndpad_last_error.argtypes = []
+lib.ndpad_last_error.restype = ctypes.c_char_p
+
+
+def _raise(status):
+    text = "%s: %s" % (lib.ndpad_status_string(status).decode("utf-8", "replace"),
+                       lib.ndpad_last_error().decode("utf-8", "replace"))
+    if status == _OUT_OF_MEMORY:
+        raise NdpadMemoryError(status, text)
+    if status in (_NULL_ARGUMENT, _NULL_BUFFER):
+        # The wrapper never passes NULL where it matters: this is a bug in ndpad's Python
+        # layer, not in the caller's arguments.
+        raise NdpadError(status, text)
+    raise NdpadValueError(status, text)
+
+
+def make_problem(mode, elem_size, shape, pads_begin, pads_end, interior=None,
+                 in_strides=None, out_strides=None, pad_value=None):
+    """An ndpad_problem plus the ctypes buffer it points into (keep both alive)."""
+    rank = len(shape)
+    arrays = [shape, pads_begin, pads_end, interior, in_strides, out_strides]
+    present = [a for a in arrays if a is not None]
+    values = [v for a in present for v in a]
+    value_bytes = bytes(pad_value) if pad_value is not None else b""
+    # One buffer: the int64 arrays, then the pad value (8-byte aligned, any size).
+    words = len(values) + (len(value_bytes) + 7) // 8
+    buf = (ctypes.c_int64 * max(words, 1))(*values)
+    base = ctypes.addressof(buf)
+    p = ndpad_problem(rank, mode, elem_size)
+    fields = ("shape", "pads_begin", "pads_end", "interior", "in_strides", "out_strides")
+    slot = 0
+    for field, a in zip(fields, arrays):
+        if a is not None:
+            setattr(p, field, base + 8 * slot if rank else None)
+            slot += rank
+    if pad_value is not None:
+        ctypes.memmove(base + 8 * slot, value_bytes, len(value_bytes))
+        p.pad_value = base + 8 * slot
+    # Everything the plan depends on, for the plan cache: the buffer's bytes and which
+    # arrays are present (NULL and an array of zeros are different problems).
+    p.key = (mode, elem_size, rank, tuple(a is not None for a in arrays),
+             pad_value is not None, bytes(buf))
+    return p, buf
+
+
+def output_shape(problem):
+    """ndpad_output_shape(): validates the whole problem; raises NdpadError."""
+    out = (ctypes.c_int64 * max(problem.rank, 1))()
+    status = lib.ndpad_output_shape(ctypes.byref(problem), out)
+    if status != 0:
+        _raise(status)
+    return tuple(out[k] for k in range(problem.rank))
+
+
+_options = {}
+
+
+def _options_for(threads):
+    options = _options.get(threads)
+    if options is None:
+        options = ndpad_options()
+        options.threads = threads
+        _options[threads] = options  # read-only from now on: safe to share across threads
+    return options
+
+
+class _Plan:
+    """An ndpad_plan, destroyed when the last reference goes: the cache may drop a plan
+    while another thread still executes it (that thread holds a reference)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __del__(self, destroy=lib.ndpad_plan_destroy):
+        destroy(self.handle)
+
+
+PLAN_CACHE_SIZE = 64  # plans kept, least recently used dropped first
+_plans = collections.OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def _plan_for(problem, threads):
+    """The plan of `problem` (made by make_problem) with `threads`, from the cache or new.
+    Planning costs tens of microseconds; a small pad repeated on the same shapes (the
+    common case in a loop) then pays only for execution."""
+    key = (threads,) + problem.key
+    with _plans_lock:
+        plan = _plans.get(key)
+        if plan is not None:
+            _plans.move_to_end(key)
+            return plan
+    options = _options_for(threads)
+    handle = ctypes.c_void_p()
+    status = lib.ndpad_plan_create(ctypes.byref(problem), ctypes.byref(options),
+                                   ctypes.byref(handle))
+    if status != 0:
+        _raise(status)
+    plan = _Plan(handle)
+    with _plans_lock:
+        _plans[key] = plan
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return plan
+
+
+def clear_plan_cache():
+    """Drop every cached plan (they are destroyed once no call is executing them)."""
+    with _plans_lock:
+        _plans.clear()
+
+
+def run(problem, in_ptr, out_ptr, threads=0):
+    """Execute `problem` (made by make_problem) with `threads` on the raw addresses, with a
+    cached plan. ctypes releases the GIL for the whole execution."""
+    plan = _plan_for(problem, threads)
+    status = lib.ndpad_execute(plan.handle, in_ptr, out_ptr)
+    if status != 0:
+        _raise(status)
+
+
+def describe(problem, threads=0):
+    """The text of ndpad_plan_describe() for `problem` (for debugging and benchmarks)."""
+    options = ndpad_options()
+    options.threads = threads
+    plan = ctypes.c_void_p()
+    status = lib.ndpad_plan_create(ctypes.byref(problem), ctypes.byref(options),
+                                   ctypes.byref(plan))
+    if status != 0:
+        _raise(status)
+    try:
+        size = lib.ndpad_plan_describe(plan, None, 0)
+        buf = ctypes.create_string_buffer(size + 1)
+        lib.ndpad_plan_describe(plan, buf, size + 1)
+        return buf.value.decode("utf-8", "replace")
+    finally:
+        lib.ndpad_plan_destroy(plan)
