@@ -8,64 +8,8 @@
 #endif
 
 #include "plan.h"
+#include "row-border.h"
 #include "topology.h"
-
-static inline void copy_element(char *dst, const char *src, size_t elem_size)
-{
-    switch (elem_size) {
-    case 1: memcpy(dst, src, 1); break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, elem_size); break;
-    }
-}
-
-/* Border run [s, t) of a dense row, non-CONSTANT modes: runs of the source row, forward or
- * reversed, for the first period; then copies of the period already written (doubling). */
-static void fill_border_from_source(const ndpad_plan *plan, const ndpad_dim *row,
-                                    const char *src, char *dst, int64_t s, int64_t t)
-{
-    const size_t es = plan->elem_size;
-    const int32_t mode = plan->mode;
-    const ndpad_fill_fn *fill = plan->kernels->fill;
-    const int64_t d = row->d;
-
-    if (mode == NDPAD_EDGE || d == 1) {
-        const char *edge = s - row->b < 0 ? src : src + (size_t)(d - 1) * es;
-        fill[NDPAD_EDGE](dst + (size_t)s * es, edge, t - s, es);
-        return;
-    }
-    const int64_t period = mode == NDPAD_WRAP ? d : mode == NDPAD_REFLECT ? 2 * (d - 1) : 2 * d;
-    int64_t o = s;
-    while (o < t) {
-        if (o - s >= period) {
-            const int64_t distance = (o - s) / period * period;
-            const int64_t len = distance < t - o ? distance : t - o;
-            memcpy(dst + (size_t)o * es, dst + (size_t)(o - distance) * es, (size_t)len * es);
-            o += len;
-            continue;
-        }
-        int64_t m = (o - row->b) % period;
-        if (m < 0) m += period;
-        int64_t first, len;
-        bool reversed;
-        if (mode == NDPAD_WRAP) {
-            first = m, len = d - m, reversed = false;
-        } else if (mode == NDPAD_REFLECT) {
-            if (m < d - 1) first = m, len = d - 1 - m, reversed = false;
-            else first = period - m, len = period - m, reversed = true;
-        } else {
-            if (m < d) first = m, len = d - m, reversed = false;
-            else first = period - 1 - m, len = period - m, reversed = true;
-        }
-        if (len > t - o) len = t - o;
-        fill[reversed ? mode : NDPAD_WRAP](dst + (size_t)o * es, src + (size_t)first * es, len,
-                                           es);
-        o += len;
-    }
-}
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are the pad value. */
@@ -78,7 +22,7 @@ static void copy_dilated(const ndpad_plan *plan, const ndpad_dim *row, const cha
     while (o < t) {
         const int64_t phase = (o - row->b) % step;
         if (phase == 0) {
-            copy_element(dst + (size_t)o * es, src + (size_t)((o - row->b) / step) * es, es);
+            ndpad_copy_element(dst + (size_t)o * es, src + (size_t)((o - row->b) / step) * es, es);
             o++;
         } else {
             const int64_t len = step - phase < t - o ? step - phase : t - o;
@@ -99,6 +43,8 @@ typedef struct row_context {
     size_t            es;
     int64_t           x0, x1;         /* the tile's columns                           */
     int64_t           c0, c1;         /* the interior run clipped to those columns    */
+    const ndpad_fill_fn *fill;        /* the plan's fillers, by mode                  */
+    ndpad_row_border  left, right;    /* non-CONSTANT dense rows: [x0, c0), [c1, x1)  */
     bool              constant;
     bool              dense;
     bool              skip_interior;
@@ -116,7 +62,7 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (x0 < c0) {
         if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
-        else fill_border_from_source(ctx->plan, &ctx->row, src, dst, x0, c0);
+        else ndpad_row_border_fill(&ctx->left, ctx->fill, src, dst, es);
     }
     if (c0 < c1 && !skip_interior) {
         if (ctx->row.r == 0)
@@ -127,7 +73,7 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (c1 < x1) {
         if (ctx->constant) ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
-        else fill_border_from_source(ctx->plan, &ctx->row, src, dst, c1, x1);
+        else ndpad_row_border_fill(&ctx->right, ctx->fill, src, dst, es);
     }
 }
 
@@ -140,7 +86,7 @@ static void run_row_strided(const row_context *ctx, const char *src, char *dst, 
         if (skip_interior && o >= row->copy_begin && o < row->copy_end)
             continue;
         const int64_t i = pad_row ? -1 : ndpad_dim_source(row, ctx->plan->mode, o);
-        copy_element(dst + o * row->out_stride,
+        ndpad_copy_element(dst + o * row->out_stride,
                      i < 0 ? (const char *)ctx->pad_value : src + i * row->in_stride, ctx->es);
     }
 }
@@ -199,6 +145,12 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
              : ctx.row.copy_begin > ctx.x1 ? ctx.x1 : ctx.row.copy_begin;
     ctx.c1 = ctx.row.copy_end < ctx.c0 ? ctx.c0
              : ctx.row.copy_end > ctx.x1 ? ctx.x1 : ctx.row.copy_end;
+
+    if (ctx.dense && !ctx.constant) {
+        ctx.fill = plan->kernels->fill;
+        ndpad_row_border_plan(&ctx.left, mode, &ctx.row, ctx.x0, ctx.c0);
+        ndpad_row_border_plan(&ctx.right, mode, &ctx.row, ctx.c1, ctx.x1);
+    }
 
     if (outer == 0) {
         run_row(&ctx, in, out, false, true);
@@ -271,6 +223,10 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
 #ifdef _OPENMP
     if (omp_in_parallel()) threads = 1; /* never a nested team: the caller owns the cores */
+    /* options.threads is an upper bound: never more threads than the processors this
+     * process may run on (INT32_MAX threads would make the OpenMP runtime fail or crash) */
+    const int procs = omp_get_num_procs();
+    if (threads > procs) threads = procs > 1 ? procs : 1;
 #else
     threads = 1;
 #endif
