@@ -15,22 +15,32 @@
  * N runs over 1 .. omp_get_max_threads() (powers of two and the maximum beyond 8), or the
  * comma-separated list in NDPAD_BENCH_THREADS.
  *
- * Each case benchmark reports, per iteration of the timed loop (manual timing, one
- * clock_gettime pair around each execution):
- *   bytes_per_second, GB/s  input bytes read + output bytes written (inplace: border bytes
- *                           written only), per second: Google Benchmark's mean;
- *   vs_memcpy               median execution time / median time of memcpy of the same
- *                           output bytes at the same thread count, measured in the same call
- *                           just before and just after the timed loop (1.00 = as fast as
- *                           copying the output; inplace against the whole output too);
- *   memcpy_GB/s             that memcpy's rate (2 x output bytes: read + write);
- *   n_threads               the thread count asked for (options.threads);
- *   label                   "isa=<plan's ISA> tile=<rows>x<cols> tiles=<T> plan_threads=<P>
- *                           [stream] [source=heuristic|wisdom|...]" from ndpad_plan_isa()
- *                           and ndpad_plan_describe().
- * With more than one thread memcpy is split over the threads with OpenMP, each thread taking
- * at least 128 KiB and none under 256 KiB in all, the rule ndpad's planner follows, so a
- * small output is compared with the one-thread copy it runs as.
+ * Timing (manual, one clock_gettime pair around each call). Every iteration of the timed loop
+ * first copies the case's output bytes with memcpy (same threads, same destination), untimed
+ * for Google Benchmark but timed by us, then runs the case: each case call has a memcpy
+ * neighbour measured moments before it, so a load that comes and goes (a shared machine)
+ * hits both. Each case benchmark reports:
+ *   GB/s           (input bytes read + output bytes written) / median time per call
+ *                  (inplace: the border bytes written only; memcpy: 2 x output bytes);
+ *   vs_memcpy      median over the iterations of (case time / its neighbour memcpy's time):
+ *                  1.00 = as fast as copying the output (inplace: against the whole output);
+ *   memcpy_GB/s    2 x output bytes / median memcpy time of those neighbours;
+ *   us             median time per call, microseconds;
+ *   n_threads      the thread count asked for (options.threads);
+ *   bytes_per_second  Google Benchmark's own rate (mean over the iterations);
+ *   label          "isa=<plan's ISA> tile=<rows>x<cols> tiles=<T> plan_threads=<P>
+ *                  [stream] source=heuristic|wisdom|..." from ndpad_plan_isa() and
+ *                  ndpad_plan_describe().
+ * With more than one thread memcpy is split over the threads, each thread taking at least
+ * 128 KiB and none under 256 KiB in all, the rule ndpad's planner follows, so a small output
+ * is compared with the one-thread copy it runs as. For XNNPACK the split runs on XNNPACK's
+ * own thread pool (pthreadpool), so that two thread pools never compete.
+ *
+ * Flags of ours (removed before Google Benchmark sees argv; each has an environment twin):
+ *   --ndpad_tuning=cache|heuristic   options.tuning of every plan: the wisdom written by
+ *                                    ndpad-tune (default), or the planner's heuristic only
+ *                                    (NDPAD_BENCH_TUNING)
+ *   --ndpad_threads=1,2,...          the thread counts (NDPAD_BENCH_THREADS)
  * Every Google Benchmark flag works: ndpad-bench --benchmark_filter=conv
  * --benchmark_repetitions=3 --benchmark_format=json ...
  */
@@ -58,7 +68,6 @@
 
 #define MAX_RANK 4
 #define MAX_THREAD_COUNTS 64
-#define BASELINE_SECONDS 0.02 /* memcpy measured this long before and after the loop */
 
 /* ------------------------------------------------------------------------------------- */
 /* Cases                                                                                  */
@@ -212,70 +221,116 @@ static double samples_median(samples *s)
     return s->n % 2 ? s->v[s->n / 2] : 0.5 * (s->v[s->n / 2 - 1] + s->v[s->n / 2]);
 }
 
-/* memcpy over up to `threads` OpenMP threads, at least 128 KiB each and one thread below
- * 256 KiB (the planner's rule), cut at 64-byte boundaries. */
-static void parallel_memcpy(void *dst, const void *src, size_t bytes, int threads)
+/* The threads that copy `bytes` when `threads` are allowed: each at least 128 KiB, one below
+ * 256 KiB (the planner's rule). */
+static int copy_threads(size_t bytes, int threads)
 {
     const size_t per_thread = (size_t)128 * 1024;
-    int t = threads;
-    if (bytes < 2 * per_thread) t = 1;
-    else if ((size_t)t > bytes / per_thread) t = (int)(bytes / per_thread);
+    if (bytes < 2 * per_thread || threads <= 1) return 1;
+    return (size_t)threads > bytes / per_thread ? (int)(bytes / per_thread) : threads;
+}
+
+/* Part `i` of `n` of a copy of `bytes`, cut at 64-byte boundaries. */
+static void copy_part(void *dst, const void *src, size_t bytes, size_t n, size_t i)
+{
+    const size_t chunk = (bytes / n + 63) & ~(size_t)63;
+    const size_t begin = i * chunk < bytes ? i * chunk : bytes;
+    const size_t end = i + 1 == n || begin + chunk > bytes ? bytes : begin + chunk;
+    memcpy((char *)dst + begin, (const char *)src + begin, end - begin);
+}
+
+/* memcpy over up to `threads` OpenMP threads (copy_threads()). */
+static void parallel_memcpy(void *dst, const void *src, size_t bytes, int threads)
+{
+    const int t = copy_threads(bytes, threads);
     if (t <= 1) {
         memcpy(dst, src, bytes);
         return;
     }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(t)
-    {
-        const size_t n = (size_t)omp_get_num_threads(), i = (size_t)omp_get_thread_num();
-        const size_t chunk = (bytes / n + 63) & ~(size_t)63;
-        const size_t begin = i * chunk < bytes ? i * chunk : bytes;
-        const size_t end = i + 1 == n || begin + chunk > bytes ? bytes : begin + chunk;
-        memcpy((char *)dst + begin, (const char *)src + begin, end - begin);
-    }
+    copy_part(dst, src, bytes, (size_t)omp_get_num_threads(), (size_t)omp_get_thread_num());
 #else
     memcpy(dst, src, bytes);
 #endif
 }
 
-/* Adds timings of memcpy of `t`'s output bytes to `s` for about BASELINE_SECONDS. */
-static void measure_memcpy(samples *s, tensors *t, int threads)
-{
-    const char *src = memcpy_source(t->out_bytes);
-    const double start = now();
-    for (int k = 0; k < 5 || (k < 20000 && now() - start < BASELINE_SECONDS); k++) {
-        const double t0 = now();
-        parallel_memcpy(t->out, src, t->out_bytes, threads);
-        gbench_clobber_memory();
-        samples_push(s, now() - t0);
-    }
-}
-
 /* ------------------------------------------------------------------------------------- */
-/* The benchmarks                                                                         */
+/* Flags                                                                                  */
 /* ------------------------------------------------------------------------------------- */
 
 static int thread_counts[MAX_THREAD_COUNTS];
 static int thread_count_n;
+static int32_t plan_tuning = NDPAD_TUNING_CACHE;
 
-static void choose_thread_counts(void)
+static void usage_ndpad_flags(FILE *f)
+{
+    fputs("ndpad-bench flags (besides Google Benchmark's --benchmark_*):\n"
+          "  --ndpad_tuning=cache|heuristic  tiles from the wisdom of ndpad-tune (default) or\n"
+          "                                  the planner's heuristic only "
+          "(env NDPAD_BENCH_TUNING)\n"
+          "  --ndpad_threads=1,2,...         thread counts (env NDPAD_BENCH_THREADS; default\n"
+          "                                  1 .. all, powers of two beyond 8)\n", f);
+}
+
+static void set_thread_counts(const char *list, const char *what)
+{
+    thread_count_n = 0;
+    const char *p = list;
+    while (*p != '\0') {
+        char *end;
+        const long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > 4096 || (*end != ',' && *end != '\0') ||
+            thread_count_n == MAX_THREAD_COUNTS) {
+            fprintf(stderr, "ndpad-bench: %s='%s': expected a list such as 1,2,4\n", what,
+                    list);
+            exit(2);
+        }
+        thread_counts[thread_count_n++] = (int)v;
+        p = *end == ',' ? end + 1 : end;
+    }
+}
+
+static void set_tuning(const char *value, const char *what)
+{
+    if (strcmp(value, "cache") == 0 || strcmp(value, "wisdom") == 0) {
+        plan_tuning = NDPAD_TUNING_CACHE;
+    } else if (strcmp(value, "heuristic") == 0) {
+        plan_tuning = NDPAD_TUNING_HEURISTIC;
+    } else {
+        fprintf(stderr, "ndpad-bench: %s='%s': expected cache or heuristic\n", what, value);
+        exit(2);
+    }
+}
+
+/* The environment, then our --ndpad_* flags, which are taken out of argv. */
+static void parse_ndpad_flags(int *argc, char **argv)
 {
     const char *env = getenv("NDPAD_BENCH_THREADS");
-    if (env != NULL && *env != '\0') {
-        const char *p = env;
-        while (*p != '\0' && thread_count_n < MAX_THREAD_COUNTS) {
-            char *end;
-            const long v = strtol(p, &end, 10);
-            if (end == p || v < 1 || v > 4096) {
-                fprintf(stderr, "ndpad-bench: NDPAD_BENCH_THREADS='%s': expected a list such "
-                                "as 1,2,4\n", env);
-                exit(2);
-            }
-            thread_counts[thread_count_n++] = (int)v;
-            p = *end == ',' ? end + 1 : end;
+    if (env != NULL && *env != '\0') set_thread_counts(env, "NDPAD_BENCH_THREADS");
+    env = getenv("NDPAD_BENCH_TUNING");
+    if (env != NULL && *env != '\0') set_tuning(env, "NDPAD_BENCH_TUNING");
+
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--ndpad_threads=", 16) == 0) {
+            set_thread_counts(a + 16, "--ndpad_threads");
+        } else if (strncmp(a, "--ndpad_tuning=", 15) == 0) {
+            set_tuning(a + 15, "--ndpad_tuning");
+        } else if (strncmp(a, "--ndpad_", 8) == 0) {
+            fprintf(stderr, "ndpad-bench: unknown flag %s\n", a);
+            usage_ndpad_flags(stderr);
+            exit(2);
+        } else {
+            if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) usage_ndpad_flags(stdout);
+            argv[kept++] = argv[i];
         }
-        return;
     }
+    argv[kept] = NULL;
+    *argc = kept;
+
+    if (thread_count_n > 0) return;
     int max = 1;
 #ifdef _OPENMP
     max = omp_get_max_threads();
@@ -283,6 +338,10 @@ static void choose_thread_counts(void)
     for (int n = 1; n <= max && thread_count_n < MAX_THREAD_COUNTS; n++)
         if (max <= 8 || (n & (n - 1)) == 0 || n == max) thread_counts[thread_count_n++] = n;
 }
+
+/* ------------------------------------------------------------------------------------- */
+/* The benchmarks                                                                         */
+/* ------------------------------------------------------------------------------------- */
 
 static void make_problem(const bench_case *c, ndpad_problem *p, int64_t *out_strides)
 {
@@ -342,8 +401,9 @@ static void plan_label(const ndpad_plan *plan, char *label, size_t size)
              stream ? " stream" : "", source[0] ? " source=" : "", source);
 }
 
-/* The inplace case's output must hold the padded input (its interior is the input): the
- * memcpy baselines and the other conv cases overwrite it, so it is rebuilt before timing. */
+/* Pads conv out of place into the shared output, so that its interior holds the input: the
+ * reference for the in-place check (the timing does not depend on the values, and the memcpy
+ * neighbours overwrite them). */
 static bool inplace_restore(const bench_case *c, char *why, size_t why_size)
 {
     bench_case plain = *c;
@@ -395,7 +455,44 @@ static pthreadpool_t xnn_pool(int threads)
         }
     return NULL;
 }
+
+typedef struct pool_copy {
+    void       *dst;
+    const void *src;
+    size_t      bytes, parts;
+} pool_copy;
+
+static void pool_copy_part(void *arg, size_t i)
+{
+    const pool_copy *c = arg;
+    copy_part(c->dst, c->src, c->bytes, c->parts, i);
+}
+
+/* memcpy split as parallel_memcpy() does, on XNNPACK's pool instead of OpenMP's team. */
+static void pool_memcpy(pthreadpool_t pool, void *dst, const void *src, size_t bytes,
+                        int threads)
+{
+    const int t = copy_threads(bytes, threads);
+    if (t <= 1 || pool == NULL) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    pool_copy c = {dst, src, bytes, (size_t)t};
+    pthreadpool_parallelize_1d(pool, pool_copy_part, &c, (size_t)t, 0);
+}
 #endif
+
+/* The memcpy neighbour of every call: the output bytes, over the threads the case runs on. */
+static void baseline_once(const bench_run *run, const char *src)
+{
+#ifdef NDPAD_BENCH_HAVE_XNNPACK
+    if (run->what == IMPL_XNNPACK) {
+        pool_memcpy(xnn_pool(run->threads), run->t->out, src, run->t->out_bytes, run->threads);
+        return;
+    }
+#endif
+    parallel_memcpy(run->t->out, src, run->t->out_bytes, run->threads);
+}
 
 static bool run_once(const bench_run *run, const ndpad_plan *plan, void *xnn_op,
                      const void *in, const char *src)
@@ -408,14 +505,16 @@ static bool run_once(const bench_run *run, const ndpad_plan *plan, void *xnn_op,
         return true;
     case IMPL_XNNPACK:
 #ifdef NDPAD_BENCH_HAVE_XNNPACK
-        return xnn_run_operator((xnn_operator_t)xnn_op, xnn_pool(run->threads)) == xnn_status_success;
+        return xnn_run_operator((xnn_operator_t)xnn_op, xnn_pool(run->threads)) ==
+               xnn_status_success;
 #endif
         break;
     }
     return false;
 }
 
-/* One function for ndpad, memcpy and XNNPACK: set up outside the loop, time each call. */
+/* One function for ndpad, memcpy and XNNPACK: set up outside the loop, then each iteration
+ * times a memcpy of the output (ndpad, XNNPACK) and the call itself. */
 static void bench_case_fn(gbench_state *state, void *arg)
 {
     const bench_run *run = arg;
@@ -427,7 +526,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
     ndpad_plan *plan = NULL;
     const void *in = t->in;
     size_t bytes = t->in_bytes + t->out_bytes;
-    samples base = {0}, loop = {0};
+    samples base = {0}, loop = {0}, ratio = {0};
 #ifdef NDPAD_BENCH_HAVE_XNNPACK
     xnn_operator_t op = NULL;
 #else
@@ -441,6 +540,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
         ndpad_options o;
         ndpad_options_init(&o);
         o.threads = run->threads;
+        o.tuning = plan_tuning;
         if (ndpad_plan_create(&p, &o, &plan) != NDPAD_OK) {
             snprintf(why, sizeof(why), "ndpad_plan_create: %s", ndpad_last_error());
             goto fail;
@@ -453,7 +553,8 @@ static void bench_case_fn(gbench_state *state, void *arg)
         plan_label(plan, label, sizeof(label));
     } else if (run->what == IMPL_MEMCPY) {
         bytes = 2 * t->out_bytes;
-        snprintf(label, sizeof(label), "memcpy");
+        snprintf(label, sizeof(label), "memcpy threads=%d",
+                 copy_threads(t->out_bytes, run->threads));
     } else {
 #ifdef NDPAD_BENCH_HAVE_XNNPACK
         size_t shape[MAX_RANK], pre[MAX_RANK], post[MAX_RANK];
@@ -469,7 +570,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
             snprintf(why, sizeof(why), "XNNPACK constant pad: create or setup failed");
             goto fail;
         }
-        snprintf(label, sizeof(label), "xnnpack threads=%zu",
+        snprintf(label, sizeof(label), "isa=xnnpack threads=%zu",
                  pool != NULL ? pthreadpool_get_threads_count(pool) : (size_t)1);
 #else
         snprintf(why, sizeof(why), "built without XNNPACK");
@@ -477,37 +578,44 @@ static void bench_case_fn(gbench_state *state, void *arg)
 #endif
     }
 
-    /* memcpy baseline before the loop (it overwrites the output), then one warm-up call. */
-    if (run->what != IMPL_MEMCPY) measure_memcpy(&base, t, run->threads);
-    if (c != NULL && c->inplace && !inplace_restore(c, why, sizeof(why))) goto fail;
+    /* Warm-up: one call of each (pages, code, the thread team). */
     const char *src = memcpy_source(t->out_bytes);
+    const bool paired = run->what != IMPL_MEMCPY;
+    if (paired) baseline_once(run, src);
     if (!run_once(run, plan, op, in, src)) {
-        snprintf(why, sizeof(why), "%s failed: %s", run->what == IMPL_NDPAD ? "ndpad_execute"
-                 : "xnn_run_operator", run->what == IMPL_NDPAD ? ndpad_last_error() : "");
+        snprintf(why, sizeof(why), "%s failed: %s",
+                 run->what == IMPL_NDPAD ? "ndpad_execute" : "xnn_run_operator",
+                 run->what == IMPL_NDPAD ? ndpad_last_error() : "");
         goto fail;
     }
     while (gbench_keep_running(state)) {
         const double t0 = now();
+        if (paired) {
+            baseline_once(run, src);
+            gbench_clobber_memory();
+        }
+        const double t1 = now();
         run_once(run, plan, op, in, src);
         gbench_clobber_memory();
-        const double dt = now() - t0;
-        gbench_set_iteration_time(state, dt);
-        samples_push(&loop, dt);
+        const double t2 = now();
+        gbench_set_iteration_time(state, t2 - t1);
+        samples_push(&loop, t2 - t1);
+        if (paired) {
+            samples_push(&base, t1 - t0);
+            samples_push(&ratio, (t2 - t1) / (t1 - t0));
+        }
     }
-    if (run->what != IMPL_MEMCPY) measure_memcpy(&base, t, run->threads);
-    else base = loop, loop = (samples){0};
 
-    const int64_t iterations = gbench_iterations(state);
-    const double memcpy_median = samples_median(&base);
-    gbench_set_bytes_processed(state, iterations * (int64_t)bytes);
-    gbench_set_counter(state, "GB/s", (double)iterations * (double)bytes * 1e-9,
-                       GBENCH_COUNTER_RATE);
+    const double median = samples_median(&loop);
+    const double memcpy_median = paired ? samples_median(&base) : median;
+    gbench_set_bytes_processed(state, gbench_iterations(state) * (int64_t)bytes);
+    gbench_set_counter(state, "GB/s", (double)bytes / median * 1e-9, GBENCH_COUNTER_DEFAULT);
+    gbench_set_counter(state, "us", median * 1e6, GBENCH_COUNTER_DEFAULT);
     gbench_set_counter(state, "n_threads", run->threads, GBENCH_COUNTER_DEFAULT);
     gbench_set_counter(state, "memcpy_GB/s", 2.0 * (double)t->out_bytes / memcpy_median * 1e-9,
                        GBENCH_COUNTER_DEFAULT);
-    if (run->what != IMPL_MEMCPY)
-        gbench_set_counter(state, "vs_memcpy", samples_median(&loop) / memcpy_median,
-                           GBENCH_COUNTER_DEFAULT);
+    if (paired)
+        gbench_set_counter(state, "vs_memcpy", samples_median(&ratio), GBENCH_COUNTER_DEFAULT);
     gbench_set_label(state, label);
     goto done;
 fail:
@@ -515,20 +623,26 @@ fail:
 done:
     free(base.v);
     free(loop.v);
+    free(ratio.v);
     ndpad_plan_destroy(plan);
 #ifdef NDPAD_BENCH_HAVE_XNNPACK
     if (op != NULL) xnn_delete_operator(op);
 #endif
 }
 
-/* plan/conv: validation, normalisation and planning of conv, with default options. */
+/* plan/conv: validation, normalisation and planning of conv (ndpad_plan_create() +
+ * ndpad_plan_destroy()) with the default options and the --ndpad_tuning choice; the first
+ * call, outside the loop, loads the topology and the wisdom (the cache is then warm). */
 static void bench_plan_fn(gbench_state *state, void *arg)
 {
     const bench_case *c = arg;
     ndpad_problem p;
     make_problem(c, &p, NULL);
+    ndpad_options o;
+    ndpad_options_init(&o);
+    o.tuning = plan_tuning;
     ndpad_plan *plan = NULL;
-    if (ndpad_plan_create(&p, NULL, &plan) != NDPAD_OK) { /* warm-up: topology, ISA */
+    if (ndpad_plan_create(&p, &o, &plan) != NDPAD_OK) {
         gbench_skip_with_error(state, ndpad_last_error());
         return;
     }
@@ -536,7 +650,7 @@ static void bench_plan_fn(gbench_state *state, void *arg)
     plan_label(plan, label, sizeof(label));
     ndpad_plan_destroy(plan);
     while (gbench_keep_running(state)) {
-        ndpad_plan_create(&p, NULL, &plan);
+        ndpad_plan_create(&p, &o, &plan);
         ndpad_plan_destroy(plan);
     }
     gbench_set_items_processed(state, gbench_iterations(state));
@@ -564,13 +678,13 @@ static void add(impl what, const bench_case *c, tensors *t, int threads)
 
 int main(int argc, char **argv)
 {
+    parse_ndpad_flags(&argc, argv);
 #ifdef NDPAD_BENCH_HAVE_XNNPACK
     const bool have_xnnpack = xnn_initialize(NULL) == xnn_status_success;
     if (!have_xnnpack) fprintf(stderr, "ndpad-bench: xnn_initialize failed; no XNNPACK\n");
 #else
     const bool have_xnnpack = false;
 #endif
-    choose_thread_counts();
 
     gbench_use_real_time(gbench_register("plan/conv", bench_plan_fn, &cases[0]));
     for (size_t g = 0; g < ARRAY_LEN(all_tensors); g++) {

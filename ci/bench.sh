@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The benchmark job: Release build, a short tuning run (ndpad-tune) when the tuner exists, the
+# standard cases (ndpad-bench, Google Benchmark, 3 repetitions) into results/bench.json, then
+# the table, the targets and the plot results/bench.png (ci/bench-report.py), then ndpad vs
+# numpy.pad when the Python package and numpy are there.
+# Usage: ci/bench.sh [--kernels] [build-dir]        (default build dir: build/)
+#   --kernels   also run ndpad-bench-kernels (every filler per ISA, the copies; ~1 minute)
+#               into results/bench-kernels.json and print the speedups over scalar
+# Environment:
+#   NDPAD_TUNE_BUDGET        seconds of ndpad-tune before the benchmark (default 30; 0 = no
+#                            tuning: plans use the wisdom file as it is, or the heuristic)
+#   NDPAD_BENCH_TUNING       cache (default: tiles from the wisdom) or heuristic (the
+#                            planner's tiles only): compare the two with two runs
+#   NDPAD_BENCH_THREADS      thread counts, e.g. "1,2" (default 1 .. all cores)
+#   NDPAD_BENCH_REPETITIONS  repetitions of every benchmark (default 3)
+#   NDPAD_BENCH_MIN_TIME     seconds of timed calls per repetition (default 0.25)
+#   NDPAD_BENCH_ARGS         more flags for ndpad-bench, e.g. "--benchmark_filter=conv"
+#   NDPAD_BENCH_RESULTS      where the results go (default results/)
+#   NDPAD_WISDOM             the wisdom file ndpad-tune writes and the plans read (default
+#                            $XDG_CACHE_HOME/ndpad/wisdom or ~/.cache/ndpad/wisdom)
+# Optional Debian packages it installs when missing and it may (root or sudo): for the plot
+# python3-matplotlib, for the XNNPACK comparison libxnnpack-dev libpthreadpool-dev
+# libcpuinfo-dev. Without them the job runs and says what it skipped.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kernels=0
+if [ "${1:-}" = "--kernels" ]; then kernels=1; shift; fi
+build_dir="$(realpath -m "${1:-$root/build}")"
+results="$(realpath -m "${NDPAD_BENCH_RESULTS:-$root/results}")"
+repetitions="${NDPAD_BENCH_REPETITIONS:-3}"
+min_time="${NDPAD_BENCH_MIN_TIME:-0.25}"
+budget="${NDPAD_TUNE_BUDGET:-30}"
+cd "$root"
+
+say() { echo "bench.sh: $*"; }
+
+# 1. Optional packages (the required ones come from ci/install-deps.sh).
+optional=(python3 python3-matplotlib libxnnpack-dev libpthreadpool-dev libcpuinfo-dev)
+missing=()
+for pkg in "${optional[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+        || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo -n); fi
+    say "installing optional packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+               </dev/null >/dev/null 2>&1 \
+           || { "${sudo[@]}" apt-get update -qq </dev/null >/dev/null 2>&1 \
+                && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+                       </dev/null >/dev/null 2>&1; }; }; then
+        say "could not install ${missing[*]}; going on without them"
+    fi
+fi
+
+# 2. Release build (ci/build.sh configures Release).
+bash ci/build.sh "$build_dir"
+bench="$build_dir/bench/ndpad-bench"
+if [ ! -x "$bench" ]; then
+    say "FAIL: $bench was not built: Google Benchmark (libbenchmark-dev) missing? Run ci/install-deps.sh" >&2
+    exit 1
+fi
+mkdir -p "$results"
+
+# 3. Tuning, when the tuner exists: a short budget, its wisdom then used by the plans
+#    (unless NDPAD_BENCH_TUNING=heuristic).
+tuner="$build_dir/tuning/ndpad-tune"
+if [ "$budget" = 0 ]; then
+    say "no tuning (NDPAD_TUNE_BUDGET=0)"
+elif [ -x "$tuner" ]; then
+    say "tuning: $tuner --budget $budget (output in $results/tune.txt)"
+    if "$tuner" --budget "$budget" >"$results/tune.txt" 2>&1; then
+        grep -E '^(wisdom written|tuning took)' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
+    else
+        cat "$results/tune.txt" >&2
+        say "warning: ndpad-tune failed; benchmarking with the wisdom as it is"
+    fi
+else
+    say "no tuner ($tuner): plans use the planner's heuristic tiles"
+fi
+
+# 4. The standard cases. The console output goes to results/bench.txt; the table follows.
+read -r -a extra <<<"${NDPAD_BENCH_ARGS:-}"
+say "running ndpad-bench: $repetitions repetitions of ${min_time} s, tuning ${NDPAD_BENCH_TUNING:-cache} (console output in $results/bench.txt)"
+start=$SECONDS
+"$bench" --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
+    --benchmark_out="$results/bench.json" --benchmark_out_format=json "${extra[@]}" \
+    >"$results/bench.txt" 2>&1 || { cat "$results/bench.txt" >&2; say "FAIL: ndpad-bench" >&2; exit 1; }
+say "ndpad-bench took $((SECONDS - start)) s"
+
+report_args=("$results/bench.json" --plot "$results/bench.png")
+if [ "$kernels" -eq 1 ]; then
+    say "running ndpad-bench-kernels (console output in $results/bench-kernels.txt)"
+    "$build_dir/bench/ndpad-bench-kernels" --benchmark_out="$results/bench-kernels.json" \
+        --benchmark_out_format=json >"$results/bench-kernels.txt" 2>&1 \
+        || { cat "$results/bench-kernels.txt" >&2; say "FAIL: ndpad-bench-kernels" >&2; exit 1; }
+    report_args+=(--kernels "$results/bench-kernels.json")
+fi
+
+# 5. The table (Debian's python3, where python3-matplotlib is installed).
+py=/usr/bin/python3
+[ -x "$py" ] || py="$(command -v python3 || true)"
+if [ -z "$py" ]; then
+    say "FAIL: python3 is needed for the table (Debian: python3)" >&2
+    exit 1
+fi
+echo
+"$py" ci/bench-report.py "${report_args[@]}" | tee "$results/table.txt"
+
+# 6. ndpad vs numpy.pad, same run, when the Python package, its benchmark and numpy exist.
+: >"$results/numpy.txt"
+if [ -f python/ndpad/__init__.py ] && [ -f python/bench_numpy.py ] \
+   && "$py" -c 'import numpy' 2>/dev/null; then
+    echo
+    for shape in "1,64,256,256 1" "1,3,1080,1920 8"; do
+        read -r dims pad <<<"$shape"
+        NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 \
+            "$py" python/bench_numpy.py --repeat 7 --shape "$dims" --pad "$pad" \
+            | tee -a "$results/numpy.txt" || say "warning: python/bench_numpy.py failed"
+    done
+else
+    say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench_numpy.py and numpy)"
+fi
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt)"
