@@ -55,11 +55,14 @@
  *   many threads at once with different buffers. ndpad_last_error() is per thread. A call
  *   made from inside an active OpenMP parallel region runs on the calling thread only (no
  *   nested team), so an outer parallel loop over many small pads never oversubscribes.
- *   Outputs under 64 KiB always run on the calling thread, with no OpenMP region.
+ *   Outputs under 256 KiB run on the calling thread, with no OpenMP region, whatever the
+ *   wisdom says (only a tile shape forced through the options overrides this); see
+ *   "Wisdom" for how threads and tiles are chosen above that.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
  *   the OpenMP runtime binds threads as they say; otherwise ndpad binds each worker thread
- *   of its team (not the calling thread) to one core of the process's allowed CPU set, once
- *   per thread; NDPAD_BIND=0 turns that off. Each thread runs one contiguous block of tiles,
+ *   of its team (not the calling thread) to one core of the process's allowed CPU set (the
+ *   cgroup's CPUs within the process's affinity mask, so taskset is respected), once per
+ *   thread; NDPAD_BIND=0 turns that off. Each thread runs one contiguous block of tiles,
  *   the same block on every execution (schedule(static)), so on several NUMA nodes the
  *   output pages a thread writes stay on its node when ndpad also made the first write.
  */
@@ -79,6 +82,14 @@ extern "C" {
 #define NDPAD_API __attribute__((visibility("default")))
 #else
 #define NDPAD_API
+#endif
+
+/* Marks the anonymous members of ndpad_options as intended, so that C99 and C++ users
+ * compiling with -pedantic get no warning (they are standard C11). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NDPAD_EXTENSION __extension__
+#else
+#define NDPAD_EXTENSION
 #endif
 
 #define NDPAD_VERSION_MAJOR 0
@@ -176,15 +187,16 @@ typedef enum ndpad_isa {
  *  zeros are the defaults) and then set what you need; reserved fields must stay zero so
  *  that later versions can give them meaning without breaking this ABI. */
 typedef struct ndpad_options {
-    int32_t threads;      /**< threads for one execution; 0 = all physical cores (hwloc),
+    int32_t threads;      /**< threads for one execution; 0 = all physical cores the
+                               process may use (hwloc; cgroups and taskset narrow them),
                                capped by omp_get_max_threads(); 1 = no OpenMP region   */
     int32_t isa;          /**< an ndpad_isa; AUTO by default                            */
     int64_t tile_rows;    /**< output rows per tile; 0 = planner's choice. A forced tile
                                shape is for tuners and tests: results never depend on it */
     int64_t tile_cols;    /**< output elements of the innermost axis per tile; 0 = whole
                                rows (or planner's choice)                                */
-    union {
-        struct {
+    NDPAD_EXTENSION union {
+        NDPAD_EXTENSION struct {
             int32_t reserved32; /**< must be zero (shares reserved[0] with `tuning`)    */
             int32_t tuning;     /**< an ndpad_tuning; NDPAD_TUNING_CACHE (0) by default */
         };
@@ -195,7 +207,11 @@ typedef struct ndpad_options {
 
 /** How a plan chooses its tile shape (options.tuning). Whatever the choice, results are
  *  byte-identical: only speed depends on it. An explicit options.tile_rows/tile_cols
- *  always wins over all three. */
+ *  always wins over all three. When options.tuning is NDPAD_TUNING_CACHE (the default),
+ *  the environment variable NDPAD_TUNING may choose instead: "heuristic" ignores the
+ *  wisdom, "cache" (or unset, or empty) uses it; any other value is ignored with one
+ *  wisdom warning (it never makes planning fail). An explicit HEURISTIC or MEASURE in
+ *  the options wins over the variable. */
 typedef enum ndpad_tuning {
     NDPAD_TUNING_CACHE     = 0, /**< use the wisdom (per-machine tile cache) for this
                                      problem's class if it has an entry, else the
@@ -253,11 +269,20 @@ NDPAD_API const char *ndpad_isa_name(ndpad_isa isa);
 
 /*
  * The tuner `ndpad-tune` (and plans made with NDPAD_TUNING_MEASURE) measure candidate tile
- * shapes and thread counts for a problem CLASS and remember the fastest: the wisdom. A
- * class is (mode, element size after normalisation, normalised rank, log2 of the output
- * bytes, log2 of the output row bytes, ISA). Wisdom is keyed by a machine fingerprint (CPU
- * model, ISA level, core count, cache sizes, ndpad version, kernel list): wisdom from
- * another machine or version is never used.
+ * shapes and thread counts for a problem CLASS on the real executor (repetitions, median)
+ * and remember the fastest: the wisdom. A class is (mode, element size after
+ * normalisation, normalised rank, floor(log2) of the output bytes, floor(log2) of the
+ * output row bytes, ISA, thread budget). The thread budget is the plan's options.threads,
+ * or for 0 all physical cores capped by omp_get_max_threads(): a plan limited to one thread
+ * and a plan on all cores are tuned apart (the tuner does both by default). Wisdom is keyed
+ * by a machine fingerprint (CPU model, ISA level, core count, cache sizes, ndpad version,
+ * kernel list): wisdom from another machine or version is never used.
+ *
+ * Below 256 KiB of output every plan, tuned or not, runs on one thread with no OpenMP
+ * region (ndpad never starts threads for a 1x3x32x40 pad). Above, untuned plans use the
+ * heuristic: one thread per 128 KiB of output up to the thread budget, about four tiles
+ * per thread and more so that a tile fits the per-core L2 (hwloc), and streaming stores
+ * when the output exceeds the last-level cache.
  *
  * The default file is $NDPAD_WISDOM, else $XDG_CACHE_HOME/ndpad/wisdom, else
  * ~/.cache/ndpad/wisdom; its format is documented in tuning/wisdom-format.md. It is read

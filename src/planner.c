@@ -1,5 +1,6 @@
 /* Plan creation: validate, normalise, pick kernels and a tile shape. Everything the
  * executor needs is decided here, once, so execution does no planning work. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,14 @@
 #include "wisdom.h"
 
 /* Below this many output bytes a second thread costs more to start than it saves. */
-#define NDPAD_PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
+#define NDPAD_PARALLEL_MIN_BYTES NDPAD_TINY_BYTES
 /* Each thread should get at least this much output, and about this many tiles. */
 #define NDPAD_BYTES_PER_THREAD ((int64_t)128 * 1024)
 #define NDPAD_TILES_PER_THREAD 4
 /* A row is split into column tiles only in pieces of at least this many bytes. */
 #define NDPAD_MIN_COLUMN_TILE_BYTES ((int64_t)64 * 1024)
+/* The per-core L2 size assumed when hwloc does not know it. */
+#define NDPAD_L2_FALLBACK ((int64_t)1024 * 1024)
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
@@ -35,15 +38,21 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
     ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
                        .cols = row->n > 0 ? row->n : 1, .threads = 1, .stream = 0};
     /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. */
-    const size_t llc = ndpad_topology_get()->llc_bytes;
-    tile.stream = llc != 0 && (uint64_t)out_bytes > (uint64_t)llc;
+    const ndpad_topology *topo = ndpad_topology_get();
+    tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
     if (out_bytes < NDPAD_PARALLEL_MIN_BYTES || plan->max_threads <= 1) return tile;
 
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
     if (threads > plan->max_threads) threads = plan->max_threads;
     if (threads < 1) threads = 1;
     tile.threads = (int32_t)threads;
-    const int64_t want_tiles = threads * NDPAD_TILES_PER_THREAD;
+    /* About four tiles per thread, and more when that keeps a tile within one core's L2
+     * (hwloc): a thread's block of tiles is then worked through in cache-sized pieces. A
+     * multiple of the threads, so that schedule(static) gives every thread as many. */
+    const int64_t l2 = topo->l2_bytes != 0 ? (int64_t)topo->l2_bytes : NDPAD_L2_FALLBACK;
+    int64_t want_tiles = threads * NDPAD_TILES_PER_THREAD;
+    if (ceil_div(out_bytes, l2) > want_tiles)
+        want_tiles = ceil_div(ceil_div(out_bytes, l2), threads) * threads;
     if (plan->rows >= want_tiles) {
         tile.rows = ceil_div(plan->rows, want_tiles);
     } else {
@@ -97,6 +106,23 @@ fail:
     return status;
 }
 
+/* options.tuning left at CACHE (the default): NDPAD_TUNING=heuristic|cache may choose
+ * instead, as NDPAD_ISA does for the ISA. A value it does not know is a wisdom warning, not
+ * an error: the choice only changes speed. */
+static int32_t tuning_from_environment(const char *caller)
+{
+    const char *env = getenv("NDPAD_TUNING");
+    if (env == NULL || env[0] == '\0' || strcmp(env, "cache") == 0) return NDPAD_TUNING_CACHE;
+    if (strcmp(env, "heuristic") == 0) return NDPAD_TUNING_HEURISTIC;
+    static atomic_flag warned = ATOMIC_FLAG_INIT; /* one warning per process */
+    if (atomic_flag_test_and_set(&warned)) return NDPAD_TUNING_CACHE;
+    char warn[200];
+    snprintf(warn, sizeof(warn), "%s: NDPAD_TUNING = \"%.32s\" is neither \"heuristic\" nor "
+             "\"cache\"; using the cache", caller, env);
+    ndpad_wisdom_warn(warn);
+    return NDPAD_TUNING_CACHE;
+}
+
 ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_options *options,
                                    ndpad_plan **result, const char *caller)
 {
@@ -138,7 +164,8 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
 
     plan->tile = ndpad_tile_default(plan);
     plan->tile_source = NDPAD_TILE_HEURISTIC;
-    const int32_t tuning = options != NULL ? options->tuning : NDPAD_TUNING_CACHE;
+    const int32_t tuning = options != NULL && options->tuning != NDPAD_TUNING_CACHE
+                               ? options->tuning : tuning_from_environment(caller);
     const bool forced = options != NULL && (options->tile_rows > 0 || options->tile_cols > 0);
     if (!forced && !plan->empty && tuning == NDPAD_TUNING_MEASURE) {
         /* Measure this class now, remember it, save it (a failed save is only a warning). */

@@ -12,6 +12,7 @@
 static ndpad_topology topology;
 static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
 static hwloc_topology_t live;   /* kept for binding worker threads; NULL if not binding */
+static hwloc_bitmap_t *bind_sets; /* per usable core: its PUs the process may run on   */
 static int bind_cores;          /* cores workers may be bound to (0 = no binding)      */
 
 static size_t cache_size(hwloc_topology_t topo, hwloc_obj_type_t type)
@@ -59,13 +60,41 @@ static void discover(void)
         model_from_proc();
         return;
     }
-    /* Only what the process may run on: respects taskset, cgroups and cpusets. */
-    hwloc_topology_set_flags(topo, 0);
-    if (hwloc_topology_load(topo) == 0) {
-        const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-        const int pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+    hwloc_topology_set_flags(topo, 0); /* only the cgroup's allowed CPUs and memory */
+    /* Bind worker threads ourselves only when the user left affinity to us: OMP_PLACES,
+     * OMP_PROC_BIND (and the runtimes' own variables) make the OpenMP runtime bind as asked,
+     * and NDPAD_BIND=0 turns it off. */
+    const char *off = getenv("NDPAD_BIND");
+    const bool user_affinity = getenv("OMP_PROC_BIND") != NULL || getenv("OMP_PLACES") != NULL ||
+                               getenv("GOMP_CPU_AFFINITY") != NULL ||
+                               getenv("KMP_AFFINITY") != NULL;
+    /* The CPUs this process may run on: hwloc's topology holds the cgroup's allowed set;
+     * the affinity mask of the process's threads (taskset) narrows it, unless the OpenMP
+     * runtime was told to bind (it may have bound this thread to one place already). */
+    hwloc_bitmap_t usable = hwloc_bitmap_alloc();
+    int usable_cores = 0;
+    if (hwloc_topology_load(topo) == 0 && usable != NULL) {
+        hwloc_bitmap_copy(usable, hwloc_topology_get_allowed_cpuset(topo));
+        hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+        if (!user_affinity && bound != NULL &&
+            hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
+            hwloc_bitmap_intersects(bound, usable))
+            hwloc_bitmap_and(usable, usable, bound);
+        hwloc_bitmap_free(bound);
+        const int all_cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        bind_sets = all_cores > 0 ? calloc((size_t)all_cores, sizeof(*bind_sets)) : NULL;
+        for (int k = 0; k < all_cores; k++) {
+            const hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)k);
+            if (core == NULL || core->cpuset == NULL ||
+                !hwloc_bitmap_intersects(core->cpuset, usable))
+                continue;
+            if (bind_sets != NULL && (bind_sets[usable_cores] = hwloc_bitmap_alloc()) != NULL)
+                hwloc_bitmap_and(bind_sets[usable_cores], core->cpuset, usable);
+            usable_cores++;
+        }
+        const int pus = hwloc_bitmap_weight(usable);
         const int numa = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
-        if (cores > 0) topology.cores = cores;
+        if (usable_cores > 0) topology.cores = usable_cores;
         if (pus > 0) topology.pus = pus;
         if (numa > 0) topology.numa_nodes = numa;
         topology.l1d_bytes = cache_size(topo, HWLOC_OBJ_L1CACHE);
@@ -76,18 +105,16 @@ static void discover(void)
         if (package != NULL) set_model(hwloc_obj_get_info_by_name(package, "CPUModel"));
     }
     if (topology.cpu_model[0] == '\0') model_from_proc();
-    /* Bind worker threads ourselves only when the user left affinity to us: OMP_PLACES,
-     * OMP_PROC_BIND (and the runtimes' own variables) make the OpenMP runtime bind as asked,
-     * and NDPAD_BIND=0 turns it off. */
-    const char *off = getenv("NDPAD_BIND");
-    const bool user_affinity = getenv("OMP_PROC_BIND") != NULL || getenv("OMP_PLACES") != NULL ||
-                               getenv("GOMP_CPU_AFFINITY") != NULL ||
-                               getenv("KMP_AFFINITY") != NULL;
-    const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    if (!user_affinity && !(off != NULL && strcmp(off, "0") == 0) && cores > 1) {
+    hwloc_bitmap_free(usable);
+    if (!user_affinity && !(off != NULL && strcmp(off, "0") == 0) && usable_cores > 1 &&
+        bind_sets != NULL) {
         live = topo;
-        bind_cores = cores;
+        bind_cores = usable_cores;
     } else {
+        if (bind_sets != NULL)
+            for (int k = 0; k < usable_cores; k++) hwloc_bitmap_free(bind_sets[k]);
+        free(bind_sets);
+        bind_sets = NULL;
         hwloc_topology_destroy(topo);
     }
 }
@@ -102,10 +129,9 @@ void ndpad_topology_bind_worker(int thread_num)
      * caller put it, and the scheduler keeps it off the workers' cores. */
     const int core = bind_cores - 1 - (thread_num - 1) % bind_cores;
     if (bound == core + 1) return;
-    const hwloc_obj_t obj = hwloc_get_obj_by_type(live, HWLOC_OBJ_CORE, (unsigned)core);
-    if (obj == NULL || obj->cpuset == NULL) return;
+    if (bind_sets[core] == NULL) return;
     /* A refusal (no permission) is not retried on every region either. */
-    (void)hwloc_set_cpubind(live, obj->cpuset, HWLOC_CPUBIND_THREAD);
+    (void)hwloc_set_cpubind(live, bind_sets[core], HWLOC_CPUBIND_THREAD);
     bound = core + 1;
 }
 

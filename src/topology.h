@@ -7,7 +7,8 @@
 #include "status.h"
 
 typedef struct ndpad_topology {
-    int    cores;          /* physical cores the process may use (>= 1) */
+    int    cores;          /* physical cores the process may use (>= 1): of the cgroup's
+                              CPUs, those in the affinity mask unless OMP_PLACES & co. */
     int    pus;            /* hardware threads the process may use (>= 1) */
     int    numa_nodes;     /* >= 1 */
     size_t l1d_bytes;      /* per core, 0 if unknown */
@@ -21,7 +22,8 @@ typedef struct ndpad_topology {
 NDPAD_INTERNAL const ndpad_topology *ndpad_topology_get(void);
 
 /* Binds the calling OpenMP worker (thread_num >= 1 of its team) to one core of the process's
- * allowed CPU set, once per OS thread. Does nothing for thread 0 (the caller's own thread),
+ * allowed CPU set (the cgroup's CPUs within the affinity mask of the process's threads, as
+ * taskset sets it), once per OS thread; workers take the cores from the last one down. Does nothing for thread 0 (the caller's own thread),
  * when the user set OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY / KMP_AFFINITY (the
  * OpenMP runtime then binds as they say), when NDPAD_BIND=0, or on one core. */
 NDPAD_INTERNAL void ndpad_topology_bind_worker(int thread_num);

@@ -26,6 +26,7 @@
 #define MAX_LINE      512
 #define MAX_FILE      ((long)4 << 20)
 #define MARGIN        0.97 /* a candidate must be 3% faster than the default to be recorded */
+#define CONFIRM_ROUNDS 3   /* alternating default/winner rounds that confirm a winner     */
 
 typedef struct entry {
     ndpad_wisdom_key key;
@@ -102,21 +103,23 @@ ndpad_wisdom_key ndpad_wisdom_key_of(const ndpad_plan *plan)
         .out_log2 = floor_log2(out_bytes),
         .row_log2 = floor_log2(row_bytes),
         .isa = (int32_t)plan->isa,
+        .nthr = plan->max_threads,
     };
     return key;
 }
 
 void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *buf, size_t size)
 {
-    snprintf(buf, size, "mode=%s esize=%d rank=%d out=%d row=%d isa=%s",
+    snprintf(buf, size, "mode=%s esize=%d rank=%d out=%d row=%d isa=%s nthr=%d",
              mode_names[key->mode], (int)key->esize, (int)key->rank, (int)key->out_log2,
-             (int)key->row_log2, isa_names[key->isa]);
+             (int)key->row_log2, isa_names[key->isa], (int)key->nthr);
 }
 
 static bool key_equal(const ndpad_wisdom_key *a, const ndpad_wisdom_key *b)
 {
     return a->mode == b->mode && a->esize == b->esize && a->rank == b->rank &&
-           a->out_log2 == b->out_log2 && a->row_log2 == b->row_log2 && a->isa == b->isa;
+           a->out_log2 == b->out_log2 && a->row_log2 == b->row_log2 && a->isa == b->isa &&
+           a->nthr == b->nthr;
 }
 
 static uint64_t fnv1a(uint64_t h, const char *s)
@@ -208,22 +211,24 @@ static int lookup_name(const char *const *names, int count, const char *name)
 static bool parse_class(const char *line, entry *e)
 {
     char mode[16], isa[16];
-    int esize, rank, out, row, threads, stream, used = -1;
+    int esize, rank, out, row, nthr, threads, stream, used = -1;
     long long rows, cols;
     double gbps;
     const int n = sscanf(line,
                          "class mode=%15[a-z] esize=%d rank=%d out=%d row=%d isa=%15[a-z0-9] "
-                         "tile_rows=%lld tile_cols=%lld threads=%d stream=%d gbps=%lf %n",
-                         mode, &esize, &rank, &out, &row, isa, &rows, &cols, &threads,
+                         "nthr=%d tile_rows=%lld tile_cols=%lld threads=%d stream=%d "
+                         "gbps=%lf %n",
+                         mode, &esize, &rank, &out, &row, isa, &nthr, &rows, &cols, &threads,
                          &stream, &gbps, &used);
-    if (n != 11 || used < 0 || line[used] != '\0') return false;
+    if (n != 12 || used < 0 || line[used] != '\0') return false;
     const int m = lookup_name(mode_names, 5, mode);
     const int i = lookup_name(isa_names, 5, isa);
     if (m < 0 || i < 1 || esize < 1 || rank < 1 || rank > NDPAD_MAX_RANK || out < 0 ||
-        out > 63 || row < 0 || row > 63 || rows < 1 || cols < 1 || threads < 1 ||
-        threads > 65536 || (stream != 0 && stream != 1) || !(gbps >= 0 && gbps < 1e9))
+        out > 63 || row < 0 || row > 63 || nthr < 1 || nthr > 65536 || rows < 1 || cols < 1 ||
+        threads < 1 || threads > nthr || (stream != 0 && stream != 1) ||
+        !(gbps >= 0 && gbps < 1e9))
         return false;
-    e->key = (ndpad_wisdom_key){m, esize, rank, out, row, i};
+    e->key = (ndpad_wisdom_key){m, esize, rank, out, row, i, nthr};
     e->tile = (ndpad_tile){.rows = rows, .cols = cols, .threads = threads, .stream = stream};
     e->gbps = gbps;
     return true;
@@ -832,24 +837,42 @@ bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result 
     double best = ndpad_tune_time(plan, r->default_tile, &s, reps, slice);
     const double default_time = best;
     ndpad_tile best_tile = r->default_tile;
+    /* One measurement costs about a warm-up plus `reps` runs; room for two more (one
+     * confirming round) is kept. */
+    const double cost = probe * (reps + 1);
     for (size_t k = 0; k < count; k++) {
-        if (ndpad_now() + 4 * probe * reps / 3 > deadline) break;
+        if (ndpad_now() + 3 * cost > deadline) break;
         const double t = ndpad_tune_time(plan, cands[k], &s, reps, slice);
         r->measured++;
         if (progress != NULL) progress((int)k + 1, (int)count, user);
         if (t < best) best = t, best_tile = ndpad_tile_fit(plan, cands[k]);
     }
-    /* Confirm the winner against the default once more, to resist noise. */
+    /* The winner must beat the default again, measured in alternation with it (the
+     * machine's load changes over time: medians of interleaved rounds compare like with
+     * like). A winner that is the default's own shape is the default. */
+    const bool same = best_tile.rows == r->default_tile.rows &&
+                      best_tile.cols == r->default_tile.cols &&
+                      best_tile.threads == r->default_tile.threads &&
+                      best_tile.stream == r->default_tile.stream;
     double def_time = default_time;
-    if (best < def_time * MARGIN && ndpad_now() < deadline) {
-        const double again = ndpad_tune_time(plan, best_tile, &s, reps, slice);
-        const double def_again = ndpad_tune_time(plan, r->default_tile, &s, reps, slice);
-        best = 0.5 * (best + again);
-        def_time = 0.5 * (def_time + def_again);
+    bool won = false;
+    if (!same && best < default_time * MARGIN) {
+        double a[CONFIRM_ROUNDS], b[CONFIRM_ROUNDS];
+        int rounds = 0;
+        while (rounds < CONFIRM_ROUNDS && (rounds == 0 || ndpad_now() + 2 * cost < deadline)) {
+            a[rounds] = ndpad_tune_time(plan, r->default_tile, &s, reps, slice);
+            b[rounds] = ndpad_tune_time(plan, best_tile, &s, reps, slice);
+            rounds++;
+        }
+        qsort(a, (size_t)rounds, sizeof(double), by_double);
+        qsort(b, (size_t)rounds, sizeof(double), by_double);
+        def_time = a[rounds / 2];
+        best = b[rounds / 2];
+        won = best < def_time * MARGIN;
     }
     const double gb = (double)s.bytes_moved / 1e9;
     r->default_gbps = def_time > 0 ? gb / def_time : 0;
-    if (best < def_time * MARGIN) {
+    if (won) {
         r->tuned_tile = best_tile;
         r->tuned_gbps = best > 0 ? gb / best : 0;
     } else {

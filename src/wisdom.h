@@ -9,10 +9,11 @@
 
 #include "plan.h"
 
-#define NDPAD_WISDOM_VERSION 1
+#define NDPAD_WISDOM_VERSION 2
 /* Outputs below this many bytes always run on one thread, with no OpenMP region, whatever
- * the wisdom says (a 1x3x32x40 pad must not pay thread start-up). */
-#define NDPAD_TINY_BYTES ((int64_t)64 * 1024)
+ * the wisdom says (a 1x3x32x40 pad must not pay thread start-up); the heuristic's own
+ * threshold too. */
+#define NDPAD_TINY_BYTES ((int64_t)256 * 1024)
 
 /* A problem class: what tuned tiles are remembered by. */
 typedef struct ndpad_wisdom_key {
@@ -22,11 +23,13 @@ typedef struct ndpad_wisdom_key {
     int32_t out_log2;  /* floor(log2(output bytes))                   */
     int32_t row_log2;  /* floor(log2(output row bytes))               */
     int32_t isa;       /* ndpad_isa of the plan                       */
+    int32_t nthr;      /* the plan's thread budget (plan->max_threads): a 1-thread plan
+                          and an all-cores plan are tuned apart, as FFTW keys by nthr */
 } ndpad_wisdom_key;
 
 NDPAD_INTERNAL ndpad_wisdom_key ndpad_wisdom_key_of(const ndpad_plan *plan);
 
-/* Formats the key as "mode=.. esize=.. rank=.. out=.. row=.. isa=..". */
+/* Formats the key as "mode=.. esize=.. rank=.. out=.. row=.. isa=.. nthr=..". */
 NDPAD_INTERNAL void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *buf,
                                             size_t size);
 

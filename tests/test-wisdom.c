@@ -2,14 +2,18 @@
  * test-wisdom.c — the per-machine tile cache (wisdom) and the tuner's tile shapes:
  * export/import round trip; corrupt, truncated, other-version and other-machine files
  * ignored with one warning and heuristic tiles; two processes saving at once lose nothing;
- * a plan made with the cache uses the cached tile (ndpad_plan_describe); NDPAD_TUNING_MEASURE
- * measures, stores and saves; and results stay byte-identical to the reference under every
- * tile shape the tuner's candidate generator produces.
+ * a plan made with the cache uses the cached tile (ndpad_plan_describe), only at the thread
+ * budget it was tuned for; NDPAD_TUNING_MEASURE measures, stores and saves; NDPAD_TUNING in
+ * the environment; tiny outputs stay on one thread; the heuristic follows the caches; and
+ * results stay byte-identical to the reference under every tile shape the tuner's candidate
+ * generator produces.
  *
  * Every test works in its own temporary directory through $NDPAD_WISDOM, never in the
  * user's cache.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +30,8 @@
 #include "ndpad-ref.h"
 #include "ndpad.h"
 #include "test-util.h"
-#include "wisdom.h" /* internals: candidate generator, plan tile */
+#include "topology.h" /* internals: cache sizes */
+#include "wisdom.h"   /* internals: candidate generator, plan tile */
 
 static char dir[256];
 static char path[300];
@@ -152,9 +157,9 @@ static void round_trip_string_and_file(void **state)
     (void)state;
     char head[1024], text[4096], line[512];
     header(head, sizeof(head));
-    assert_true(strncmp(head, "ndpad-wisdom 1\nmachine ", 23) == 0);
+    assert_true(strncmp(head, "ndpad-wisdom 2\nmachine ", 23) == 0);
     snprintf(line, sizeof(line), "class mode=edge esize=4 rank=3 out=20 row=8 isa=scalar "
-             "tile_rows=12 tile_cols=66 threads=1 stream=1 gbps=3.500\n");
+             "nthr=3 tile_rows=12 tile_cols=66 threads=2 stream=1 gbps=3.500\n");
     snprintf(text, sizeof(text), "%s%s", head, line);
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
 
@@ -242,7 +247,7 @@ static void plan_with_cache_uses_cached_tile(void **state)
 static void lazy_load_from_default_location(void **state)
 {
     (void)state;
-    ndpad_plan *heuristic = make_plan(&conv_edge, NDPAD_TUNING_HEURISTIC, 1);
+    ndpad_plan *heuristic = make_plan(&conv_edge, NDPAD_TUNING_HEURISTIC, 0);
     char tiles[256], key[256], source[32], head[1024], text[2048];
     describe_parts(heuristic, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
     header(head, sizeof(head));
@@ -322,8 +327,11 @@ static void bad_files_are_ignored_with_one_warning(void **state)
     expect_ignored("", 0, "truncated or corrupt");
     expect_ignored("\x7f" "ELF\x01\x02\0\0garbage", 14, "not ndpad wisdom");
     static const char other_version[] = "ndpad-wisdom 99\nmachine x\n";
-    static const char other_machine[] = "ndpad-wisdom 1\nmachine cpu=Other level=scalar cores=1\n";
+    char version1[1024]; /* this machine, but the format before nthr joined the key */
+    snprintf(version1, sizeof(version1), "ndpad-wisdom 1\n%s", strchr(head, '\n') + 1);
+    static const char other_machine[] = "ndpad-wisdom 2\nmachine cpu=Other level=scalar cores=1\n";
     expect_ignored(other_version, strlen(other_version), "another format version");
+    expect_ignored(version1, strlen(version1), "another format version");
     expect_ignored(other_machine, strlen(other_machine), "another machine");
     /* Truncated inside the machine line, and inside the class line (that line skipped). */
     expect_ignored(good, strlen(head) - 10, "truncated or corrupt");
@@ -331,10 +339,14 @@ static void bad_files_are_ignored_with_one_warning(void **state)
     /* Corrupt class lines: bad values, unknown names, overlong lines, binary. */
     snprintf(text, sizeof(text), "%sclass mode=edge esize=4\nclass %s tile_rows=-5 tile_cols=66 "
              "threads=1 stream=0 gbps=1.0\nclass %s tile_rows=5 tile_cols=66 threads=1 stream=7 "
-             "gbps=1.0\nclass mode=bogus esize=4 rank=3 out=20 row=8 isa=avx2 tile_rows=1 "
-             "tile_cols=1 threads=1 stream=0 gbps=1.0\n%0600d\n\x01\x02\x03\n",
-             head, key, key, 7);
-    expect_ignored(text, strlen(text), "skipped 6");
+             "gbps=1.0\nclass mode=bogus esize=4 rank=3 out=20 row=8 isa=avx2 nthr=1 tile_rows=1 "
+             "tile_cols=1 threads=1 stream=0 gbps=1.0\n%0600d\n\x01\x02\x03\n"
+             "class %s tile_rows=5 tile_cols=66 threads=9 stream=0 gbps=1.0\n"
+             "class mode=edge esize=4 rank=3 out=20 row=8 isa=avx2 tile_rows=1 "
+             "tile_cols=1 threads=1 stream=0 gbps=1.0\n",
+             head, key, key, 7, key);
+    /* the last two: more threads than the budget (key has nthr=1), no nthr (format 1) */
+    expect_ignored(text, strlen(text), "skipped 8");
     /* A missing file. */
     char missing[320];
     snprintf(missing, sizeof(missing), "%s/none/wisdom", dir);
@@ -384,7 +396,7 @@ static void concurrent_writers_lose_nothing(void **state)
                 char text[2048];
                 ndpad_wisdom_forget();
                 snprintf(text, sizeof(text), "%sclass mode=constant esize=%d rank=2 out=%d "
-                         "row=9 isa=scalar tile_rows=%d tile_cols=8 threads=1 stream=0 "
+                         "row=9 isa=scalar nthr=1 tile_rows=%d tile_cols=8 threads=1 stream=0 "
                          "gbps=1.0\n", head, w + 1, c + 10, c + 1);
                 if (!ndpad_wisdom_import_string(text)) _exit(2);
                 if (!ndpad_wisdom_export_file(path)) _exit(3);
@@ -407,7 +419,7 @@ static void concurrent_writers_lose_nothing(void **state)
         for (int c = 0; c < CLASSES; c++) {
             char needle[256];
             snprintf(needle, sizeof(needle), "class mode=constant esize=%d rank=2 out=%d row=9 "
-                     "isa=scalar tile_rows=%d ", w + 1, c + 10, c + 1);
+                     "isa=scalar nthr=1 tile_rows=%d ", w + 1, c + 10, c + 1);
             if (!test_contains(out, needle)) fail_msg("lost: %s", needle);
         }
     free(out);
@@ -460,6 +472,161 @@ static void options_tuning_is_checked(void **state)
     assert_true(test_contains(ndpad_last_error(), "reserved"));
 }
 
+/* An entry for conv_edge's class at `threads` threads, tile 7 x 30 on `team` threads. */
+static void import_entry_for(const shape4 *shape, int32_t threads, int team)
+{
+    ndpad_plan *h = make_plan(shape, NDPAD_TUNING_HEURISTIC, threads);
+    char tiles[256], key[256], source[32], head[1024], text[2048];
+    describe_parts(h, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
+    ndpad_plan_destroy(h);
+    header(head, sizeof(head));
+    snprintf(text, sizeof(text), "%sclass %s tile_rows=7 tile_cols=30 threads=%d stream=0 "
+             "gbps=1.000\n", head, key, team);
+    ndpad_wisdom_forget();
+    assert_int_equal(ndpad_wisdom_import_string(text), 1);
+}
+
+static void source_of(const shape4 *shape, int32_t tuning, int32_t threads, char *tiles,
+                      char *source)
+{
+    ndpad_plan *plan = make_plan(shape, tuning, threads);
+    char key[256];
+    describe_parts(plan, tiles, 256, key, sizeof(key), source, 32);
+    ndpad_plan_destroy(plan);
+}
+
+/* Wisdom measured for one thread is not used by a two-thread plan, and the other way. */
+static void thread_budget_is_part_of_the_class(void **state)
+{
+    (void)state;
+    char tiles[256], source[32];
+    import_entry_for(&conv_edge, 1, 1);
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "wisdom");
+    assert_true(test_contains(tiles, "tiles: 7 rows x 30 columns"));
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 2, tiles, source);
+    assert_string_equal(source, "heuristic");
+
+    import_entry_for(&conv_edge, 2, 2);
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 2, tiles, source);
+    assert_string_equal(source, "wisdom");
+    assert_true(test_contains(tiles, ", 2 threads")); /* conv_edge is over 256 KiB */
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "heuristic");
+}
+
+/* NDPAD_TUNING=heuristic turns the cache off for default options; explicit options win;
+ * an unknown value is one warning and the cache. */
+static void environment_chooses_heuristic(void **state)
+{
+    (void)state;
+    char tiles[256], source[32];
+    import_entry_for(&conv_edge, 1, 1);
+    setenv("NDPAD_TUNING", "heuristic", 1);
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "heuristic");
+    setenv("NDPAD_TUNING", "cache", 1);
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "wisdom");
+    log_calls = 0;
+    ndpad_set_log_callback(on_log, NULL);
+    setenv("NDPAD_TUNING", "fastest-please", 1);
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "wisdom");
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    ndpad_set_log_callback(NULL, NULL);
+    assert_int_equal(log_calls, 1);
+    assert_true(test_contains(log_last, "NDPAD_TUNING"));
+    unsetenv("NDPAD_TUNING");
+    source_of(&conv_edge, NDPAD_TUNING_CACHE, 1, tiles, source);
+    assert_string_equal(source, "wisdom");
+}
+
+/* ov-small (1x3x32x40, 113 KiB out) never gets a thread team, whatever the wisdom says;
+ * its result is still the reference's. */
+static void tiny_output_stays_on_one_thread(void **state)
+{
+    (void)state;
+    const shape4 ov = {4, NDPAD_CONSTANT, 4, {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}};
+    char tiles[256], source[32];
+    source_of(&ov, NDPAD_TUNING_HEURISTIC, 2, tiles, source);
+    assert_true(test_contains(tiles, ", 1 threads"));
+    import_entry_for(&ov, 2, 2);
+    source_of(&ov, NDPAD_TUNING_CACHE, 2, tiles, source);
+    assert_string_equal(source, "wisdom");
+    assert_true(test_contains(tiles, "tiles: 7 rows x 30 columns"));
+    assert_true(test_contains(tiles, ", 1 threads"));
+}
+
+/* The heuristic: above 256 KiB, a multiple of the threads in tiles, each within the
+ * per-core L2 as hwloc reports it (or one row when a row is larger). */
+static void heuristic_tiles_follow_the_caches(void **state)
+{
+    (void)state;
+    const shape4 big = {4, NDPAD_REFLECT, 4, {1, 64, 256, 256}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    ndpad_plan *plan = make_plan(&big, NDPAD_TUNING_HEURISTIC, 2);
+    const ndpad_tile t = plan->tile;
+    const int64_t rows = plan->rows, n = plan->dim[plan->ndim - 1].n;
+    const int64_t tiles = (rows + t.rows - 1) / t.rows * ((n + t.cols - 1) / t.cols);
+    assert_int_equal(t.threads, 2);
+    assert_int_equal(tiles % t.threads, 0);
+    assert_true(tiles >= 4 * t.threads);
+    const size_t l2 = ndpad_topology_get()->l2_bytes;
+    const int64_t tile_bytes = t.rows * t.cols * (int64_t)plan->elem_size;
+    if (l2 != 0 && t.rows > 1 && tile_bytes > (int64_t)l2)
+        fail_msg("tile of %lld bytes exceeds the L2 of %zu", (long long)tile_bytes, l2);
+    const size_t llc = ndpad_topology_get()->llc_bytes;
+    const int64_t out_bytes = rows * n * (int64_t)plan->elem_size;
+    assert_int_equal(t.stream, llc != 0 && (uint64_t)out_bytes > llc);
+    ndpad_plan_destroy(plan);
+    plan = make_plan(&big, NDPAD_TUNING_HEURISTIC, 1);
+    assert_int_equal(plan->tile.threads, 1);
+    ndpad_plan_destroy(plan);
+}
+
+/* After a two-thread execution, the OpenMP worker ndpad used is bound to one core of the
+ * process's CPUs (hwloc), unless the user chose OpenMP affinity or NDPAD_BIND=0. */
+static void worker_threads_are_bound_to_cores(void **state)
+{
+    (void)state;
+    if (getenv("OMP_PROC_BIND") != NULL || getenv("OMP_PLACES") != NULL ||
+        getenv("GOMP_CPU_AFFINITY") != NULL || getenv("KMP_AFFINITY") != NULL ||
+        (getenv("NDPAD_BIND") != NULL && strcmp(getenv("NDPAD_BIND"), "0") == 0) ||
+        ndpad_topology_get()->cores < 2) {
+        skip();
+    }
+    const shape4 big = {4, NDPAD_CONSTANT, 4, {1, 16, 128, 128}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    ndpad_plan *plan = make_plan(&big, NDPAD_TUNING_HEURISTIC, 2);
+    assert_int_equal(plan->tile.threads, 2);
+    const size_t in_bytes = 16 * 128 * 128 * 4, out_bytes = 16 * 130 * 130 * 4;
+    unsigned char *in = test_xmalloc(in_bytes), *out = test_xmalloc(out_bytes);
+    memset(in, 7, in_bytes);
+    assert_int_equal(ndpad_execute(plan, in, out), NDPAD_OK);
+    ndpad_plan_destroy(plan);
+    free(in), free(out);
+
+    cpu_set_t process;
+    CPU_ZERO(&process);
+    assert_int_equal(sched_getaffinity(0, sizeof(process), &process), 0);
+    const int process_cpus = CPU_COUNT(&process);
+    DIR *tasks = opendir("/proc/self/task");
+    assert_non_null(tasks);
+    int bound = 0;
+    for (struct dirent *e; (e = readdir(tasks)) != NULL;) {
+        const pid_t tid = (pid_t)atoi(e->d_name);
+        if (tid <= 0 || tid == getpid()) continue;
+        cpu_set_t mask;
+        CPU_ZERO(&mask);
+        if (sched_getaffinity(tid, sizeof(mask), &mask) != 0) continue;
+        cpu_set_t inside;
+        CPU_AND(&inside, &mask, &process);
+        /* one core's CPUs: fewer than the process has, all of them the process's */
+        if (CPU_COUNT(&mask) < process_cpus && CPU_EQUAL(&inside, &mask)) bound++;
+    }
+    closedir(tasks);
+    if (bound == 0) fail_msg("no OpenMP worker thread is bound to a core");
+}
+
 /* Every tile shape the candidate generator gives: the same bytes as the reference. */
 static void candidate_tiles_match_reference(void **state)
 {
@@ -507,7 +674,7 @@ static void candidate_tiles_match_reference(void **state)
             tried++;
         }
         /* Tiny outputs never get a thread team. */
-        if (out_bytes < 64 * 1024)
+        if (out_bytes < 256 * 1024)
             for (size_t c = 0; c < n; c++) assert_int_equal(cands[c].threads, 1);
         ndpad_plan_destroy(plan);
         free(in), free(out), free(ref);
@@ -526,6 +693,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(measure_stores_and_saves, setup, teardown),
         cmocka_unit_test_setup_teardown(options_tuning_is_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(candidate_tiles_match_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(thread_budget_is_part_of_the_class, setup, teardown),
+        cmocka_unit_test_setup_teardown(environment_chooses_heuristic, setup, teardown),
+        cmocka_unit_test_setup_teardown(tiny_output_stays_on_one_thread, setup, teardown),
+        cmocka_unit_test_setup_teardown(heuristic_tiles_follow_the_caches, setup, teardown),
+        cmocka_unit_test_setup_teardown(worker_threads_are_bound_to_cores, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

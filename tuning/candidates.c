@@ -30,6 +30,8 @@ int tune_standard_problems(tune_problem *out, int cap)
     ADD("conv-constant", NDPAD_CONSTANT, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
     ADD("conv-edge", NDPAD_EDGE, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
     ADD("conv-reflect", NDPAD_REFLECT, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
+    ADD("conv-symmetric", NDPAD_SYMMETRIC, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
+    ADD("conv-wrap", NDPAD_WRAP, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
     ADD("image-reflect", NDPAD_REFLECT, 1, 3, 1080, 1920, 0, 0, 8, 8, 0, 0, 8, 8);
     ADD("nhwc-constant", NDPAD_CONSTANT, 1, 224, 224, 3, 0, 3, 3, 0, 0, 3, 3, 0);
     ADD("channel-constant", NDPAD_CONSTANT, 8, 64, 56, 56, 0, 0, 0, 0, 0, 64, 0, 0);
@@ -131,4 +133,19 @@ ndpad_plan *tune_plan(const tune_problem *p, int threads)
         return NULL;
     }
     return plan;
+}
+
+int tune_default_threads(void)
+{
+    const int64_t one = 1, zero = 0;
+    const ndpad_problem problem = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 1,
+                                   .shape = &one, .pads_begin = &zero, .pads_end = &zero};
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.tuning = NDPAD_TUNING_HEURISTIC;
+    ndpad_plan *plan = NULL;
+    if (ndpad_plan_create(&problem, &options, &plan) != NDPAD_OK) return 1;
+    const int threads = plan->max_threads;
+    ndpad_plan_destroy(plan);
+    return threads;
 }

@@ -2,35 +2,56 @@
  * ndpad-tune — measure tile shapes and thread counts per problem class on this machine and
  * record the fastest in the wisdom file, which later plans read (NDPAD_TUNING_CACHE).
  *
- *   ndpad-tune [--budget SECONDS] [--problem SPEC] [--cache PATH] [--threads N]
- *              [--compare] [--no-save]
+ *   ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] [--threads LIST]
+ *              [--compare | --compare-only] [--no-save]
  *
  *   --budget SECONDS  total time to spend measuring (default 30); the tuner finishes within it
- *   --problem SPEC    tune this one problem instead of the standard cases, e.g.
+ *                     (the comparison of --compare comes on top)
+ *   --problem SPEC    tune this one problem instead of the standard cases of ndpad-bench, e.g.
  *                     "shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4"
  *                     (may be repeated)
  *   --cache PATH      the wisdom file (default $NDPAD_WISDOM, $XDG_CACHE_HOME/ndpad/wisdom,
  *                     ~/.cache/ndpad/wisdom); merged with what it holds, atomically
- *   --threads N       most threads to try (default: all cores)
- *   --compare         afterwards, measure heuristic vs tuned GB/s at 1 and N threads
+ *   --threads LIST    the thread budgets to tune for, comma-separated (default "1,C" with C
+ *                     the cores ndpad uses by default). Wisdom is kept per thread budget:
+ *                     plans made with options.threads = N (0 = all cores) use the entry of N
+ *   --compare         afterwards, measure heuristic vs tuned GB/s at each thread budget
  *                     (outside the budget)
  *   --compare-only    only the comparison, with the wisdom already in the file
  *   --no-save         measure and print, but do not write the file
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
 #include "tune.h"
 
 #define MAX_PROBLEMS 64
+#define MAX_THREADS  16
+
+/* "1,2,4" into `out` (distinct values >= 1, in order); the count, or 0 when malformed. */
+static int parse_threads(const char *s, int *out)
+{
+    int n = 0;
+    while (*s != '\0') {
+        char *end;
+        const long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 4096 || (*end != ',' && *end != '\0') || n == MAX_THREADS)
+            return 0;
+        bool seen = false;
+        for (int k = 0; k < n; k++) seen |= out[k] == (int)v;
+        if (!seen) out[n++] = (int)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
 
 static void usage(FILE *f)
 {
     fputs("usage: ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] "
-          "[--threads N] [--compare | --compare-only] [--no-save]\n"
+          "[--threads LIST] [--compare | --compare-only] [--no-save]\n"
           "  SPEC: \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n", f);
 }
 
@@ -38,10 +59,10 @@ int main(int argc, char **argv)
 {
     double budget = 30.0;
     const char *cache = NULL;
-    int threads = 0;
+    int threads[MAX_THREADS], thread_count = 0;
     bool compare = false, compare_only = false, save = true;
     static tune_problem problems[MAX_PROBLEMS];
-    static tune_outcome outcomes[MAX_PROBLEMS];
+    static tune_outcome outcomes[MAX_PROBLEMS * MAX_THREADS];
     int count = 0;
 
     for (int k = 1; k < argc; k++) {
@@ -61,9 +82,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--cache") == 0 && has_value) {
             cache = argv[++k];
         } else if (strcmp(a, "--threads") == 0 && has_value) {
-            threads = atoi(argv[++k]);
-            if (threads < 1) {
-                fprintf(stderr, "ndpad-tune: --threads wants a positive count\n");
+            thread_count = parse_threads(argv[++k], threads);
+            if (thread_count == 0) {
+                fprintf(stderr, "ndpad-tune: --threads wants thread counts >= 1, e.g. 1,2\n");
                 return 2;
             }
         } else if (strcmp(a, "--compare") == 0) {
@@ -89,14 +110,25 @@ int main(int argc, char **argv)
         return 2;
     }
     ndpad_wisdom_forget(); /* load from `path` on first use */
-    if (threads == 0) threads = ndpad_topology_get()->cores;
+    if (thread_count == 0) {
+        /* The budgets plans have: one thread, and what threads = 0 gives (all cores,
+         * capped by omp_get_max_threads(), as the planner counts them). */
+        const int all = tune_default_threads();
+        threads[thread_count++] = 1;
+        if (all > 1) threads[thread_count++] = all;
+    }
+    char thread_text[128] = "";
+    for (int k = 0; k < thread_count; k++)
+        snprintf(thread_text + strlen(thread_text), sizeof(thread_text) - strlen(thread_text),
+                 "%s%d", k ? "," : "", threads[k]);
 
     if (!compare_only) {
-        fprintf(stderr, "ndpad-tune: %d problem%s, budget %.1f s, up to %d threads, machine %s\n",
-                count, count == 1 ? "" : "s", budget, threads, ndpad_wisdom_fingerprint());
+        fprintf(stderr, "ndpad-tune: %d problem%s at thread budgets %s, budget %.1f s, "
+                "machine %s\n", count, count == 1 ? "" : "s", thread_text, budget,
+                ndpad_wisdom_fingerprint());
         const double start = ndpad_now();
-        tune_all(problems, count, budget, threads, outcomes);
-        tune_print_summary(outcomes, count);
+        tune_all(problems, count, threads, thread_count, budget, outcomes);
+        tune_print_summary(outcomes, count * thread_count);
         if (save) {
             if (!ndpad_wisdom_save(path, "ndpad-tune")) {
                 fprintf(stderr, "ndpad-tune: %s\n", ndpad_last_error());
@@ -111,7 +143,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ndpad-tune: note: %s\n", warning);
     if (compare) {
         printf("\n");
-        tune_compare(problems, count, threads, 1.0);
+        tune_compare(problems, count, threads, thread_count, 1.0);
     }
     return 0;
 }
