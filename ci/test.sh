@@ -28,4 +28,5 @@ CMAKE_ARGS="-DNDPAD_TEST_ISAS=$isas ${CMAKE_ARGS:-}" bash ci/build.sh "$build_di
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$(nproc)"
 bash ci/check-install.sh "$build_dir"
 bash ci/test-python.sh "$build_dir"   # the Python package: pytest, pip install (same build)
+bash ci/aarch64-qemu.sh "$build_dir-aarch64"   # NEON: cross-built suite under qemu-aarch64
 echo "test.sh: all tests passed"

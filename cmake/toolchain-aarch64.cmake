@@ -15,7 +15,11 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 
 # The cross libc (loader included) lives in /usr/aarch64-linux-gnu: qemu resolves the guest's
 # absolute paths there first, then in the host tree (where the arm64 multiarch libraries are).
-set(CMAKE_CROSSCOMPILING_EMULATOR "qemu-aarch64;-L;/usr/aarch64-linux-gnu")
+# The loader must get the libc of its own build: without LD_LIBRARY_PATH it takes libc.so.6
+# from the multiarch tree (/lib/aarch64-linux-gnu, libc6:arm64, another Debian revision than
+# libc6-arm64-cross), and that mix hangs in pthread_create, so in any OpenMP team.
+set(CMAKE_CROSSCOMPILING_EMULATOR
+    "qemu-aarch64;-L;/usr/aarch64-linux-gnu;-E;LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib")
 
 # Look for target libraries, headers and packages only in the cross root and the arm64
 # multiarch tree; programs (pkg-config, qemu) come from the host. The multiarch directory is a
