@@ -43,6 +43,9 @@
  *   --ndpad_threads=1,2,...          the thread counts (NDPAD_BENCH_THREADS)
  * Every Google Benchmark flag works: ndpad-bench --benchmark_filter=conv
  * --benchmark_repetitions=3 --benchmark_format=json ...
+ * Exit status: 0; 1 when a flag is unknown to Google Benchmark or when an ndpad run failed
+ * (a failed call, or an in-place result that differs: reported as a skipped benchmark);
+ * 2 when an --ndpad_* flag is wrong. A failing XNNPACK run is reported, not counted.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -262,6 +265,7 @@ static void parallel_memcpy(void *dst, const void *src, size_t bytes, int thread
 static int thread_counts[MAX_THREAD_COUNTS];
 static int thread_count_n;
 static int32_t plan_tuning = NDPAD_TUNING_CACHE;
+static int failures; /* ndpad or memcpy runs skipped with an error: the exit status says so */
 
 static void usage_ndpad_flags(FILE *f)
 {
@@ -411,7 +415,7 @@ static bool inplace_restore(const bench_case *c, char *why, size_t why_size)
     ndpad_problem p;
     make_problem(&plain, &p, NULL);
     if (ndpad_pad(&p, c->t->in, c->t->out) != NDPAD_OK) {
-        snprintf(why, why_size, "ndpad_pad: %s", ndpad_last_error());
+        snprintf(why, why_size, "%s", ndpad_last_error());
         return false;
     }
     return true;
@@ -542,7 +546,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
         o.threads = run->threads;
         o.tuning = plan_tuning;
         if (ndpad_plan_create(&p, &o, &plan) != NDPAD_OK) {
-            snprintf(why, sizeof(why), "ndpad_plan_create: %s", ndpad_last_error());
+            snprintf(why, sizeof(why), "%s", ndpad_last_error());
             goto fail;
         }
         if (c->inplace) {
@@ -583,9 +587,8 @@ static void bench_case_fn(gbench_state *state, void *arg)
     const bool paired = run->what != IMPL_MEMCPY;
     if (paired) baseline_once(run, src);
     if (!run_once(run, plan, op, in, src)) {
-        snprintf(why, sizeof(why), "%s failed: %s",
-                 run->what == IMPL_NDPAD ? "ndpad_execute" : "xnn_run_operator",
-                 run->what == IMPL_NDPAD ? ndpad_last_error() : "");
+        snprintf(why, sizeof(why), "%s",
+                 run->what == IMPL_NDPAD ? ndpad_last_error() : "xnn_run_operator failed");
         goto fail;
     }
     while (gbench_keep_running(state)) {
@@ -619,6 +622,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
     gbench_set_label(state, label);
     goto done;
 fail:
+    if (run->what != IMPL_XNNPACK) failures++; /* a peer that fails is not ndpad's failure */
     gbench_skip_with_error(state, why);
 done:
     free(base.v);
@@ -643,6 +647,7 @@ static void bench_plan_fn(gbench_state *state, void *arg)
     o.tuning = plan_tuning;
     ndpad_plan *plan = NULL;
     if (ndpad_plan_create(&p, &o, &plan) != NDPAD_OK) {
+        failures++;
         gbench_skip_with_error(state, ndpad_last_error());
         return;
     }
@@ -713,5 +718,10 @@ int main(int argc, char **argv)
         free(all_tensors[g]->out);
     }
     free(copy_src);
+    if (rc == 0 && failures > 0) {
+        fprintf(stderr, "ndpad-bench: %d benchmark run%s failed (see the errors above)\n",
+                failures, failures == 1 ? "" : "s");
+        return 1;
+    }
     return rc;
 }
