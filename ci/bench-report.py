@@ -294,7 +294,7 @@ def print_kernels(path):
     print("\nFillers: scalar ns per call, and each ISA's speedup over scalar (scalar time / "
           "its time), by run length")
     head = "%-10s %-7s" % ("mode", "elem") + "".join(
-        ["  scalar ns:" + "".join("%7d" % r for r in runs)] +
+        ["  scalar ns:" + "".join("%8d" % r for r in runs)] +
         ["  %s x:" % i + "".join("%7d" % r for r in runs) for i in isas])
     print(head)
     sizes = sorted({k[1] for k in fills}, key=lambda s: (s.endswith("any"), int(
@@ -304,7 +304,7 @@ def print_kernels(path):
             if (mode, size, "scalar", runs[0]) not in fills:
                 continue
             line = "%-10s %-7s" % (mode, size) + "  scalar ns:" + "".join(
-                "%7.1f" % (fills[(mode, size, "scalar", r)] * 1e9) for r in runs)
+                "%8.1f" % (fills[(mode, size, "scalar", r)] * 1e9) for r in runs)
             for isa in isas:
                 line += "  %s x:" % isa + "".join(
                     "%7.2f" % (fills[(mode, size, "scalar", r)] / fills[(mode, size, isa, r)])
