@@ -54,7 +54,9 @@
  *   Every function is thread-safe. A plan is immutable once made: one plan may execute on
  *   many threads at once with different buffers. ndpad_last_error() is per thread. A call
  *   made from inside an active OpenMP parallel region runs on the calling thread only (no
- *   nested team), so an outer parallel loop over many small pads never oversubscribes.
+ *   nested team), so an outer parallel loop over many small pads never oversubscribes:
+ *   even when the OpenMP runtime allows nesting (omp_set_max_active_levels > 1), ndpad
+ *   starts no thread there (tests/test-threads.c counts the process's threads).
  *   Outputs under 256 KiB run on the calling thread, with no OpenMP region, whatever the
  *   wisdom says (only a tile shape forced through the options overrides this); see
  *   "Wisdom" for how threads and tiles are chosen above that.
@@ -189,7 +191,9 @@ typedef enum ndpad_isa {
 typedef struct ndpad_options {
     int32_t threads;      /**< threads for one execution; 0 = all physical cores the
                                process may use (hwloc; cgroups and taskset narrow them),
-                               capped by omp_get_max_threads(); 1 = no OpenMP region   */
+                               capped by omp_get_max_threads(); 1 = no OpenMP region;
+                               n > 1 = at most n, and never more than the processors
+                               the process may run on (omp_get_num_procs())           */
     int32_t isa;          /**< an ndpad_isa; AUTO by default                            */
     int64_t tile_rows;    /**< output rows per tile; 0 = planner's choice. A forced tile
                                shape is for tuners and tests: results never depend on it */

@@ -26,6 +26,11 @@ void *ndpad_calloc(size_t count, size_t bytes)
     return should_fail() ? NULL : calloc(count != 0 ? count : 1, bytes != 0 ? bytes : 1);
 }
 
+void *ndpad_realloc(void *pointer, size_t bytes)
+{
+    return should_fail() ? NULL : realloc(pointer, bytes != 0 ? bytes : 1);
+}
+
 void ndpad_free(void *pointer)
 {
     free(pointer);

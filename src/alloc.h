@@ -9,6 +9,7 @@
 
 NDPAD_INTERNAL void *ndpad_malloc(size_t bytes);
 NDPAD_INTERNAL void *ndpad_calloc(size_t count, size_t bytes);
+NDPAD_INTERNAL void *ndpad_realloc(void *pointer, size_t bytes); /* fails as malloc does */
 NDPAD_INTERNAL void ndpad_free(void *pointer);
 
 /* Testing hook (reachable from static builds): on this thread, the next `countdown`

@@ -22,6 +22,17 @@ static inline bool ndpad_mul_overflows(int64_t a, int64_t b, int64_t *product)
     return __builtin_mul_overflow(a, b, product);
 }
 
+/* a + b + c exactly (no intermediate sum can overflow on its own), true when the result
+ * does not fit int64. */
+static inline bool ndpad_add3_overflows(int64_t a, int64_t b, int64_t c, int64_t *sum)
+{
+    __extension__ typedef __int128 wide;
+    const wide exact = (wide)a + (wide)b + (wide)c;
+    if (exact > INT64_MAX || exact < INT64_MIN) return true;
+    *sum = (int64_t)exact;
+    return false;
+}
+
 /* |a| as int64, false when a == INT64_MIN (no representable magnitude). */
 static inline bool ndpad_abs_overflows(int64_t a, int64_t *magnitude)
 {

@@ -11,6 +11,15 @@
 
 #include "plan.h"
 
+/* A stride in bytes. It only counts on an axis with more than one element of a tensor that
+ * has elements: the validation bounds it there alone, and elsewhere it may be anything. */
+static int64_t stride_bytes(int64_t stride, size_t elem_size, int64_t extent)
+{
+    int64_t bytes;
+    if (extent <= 1 || __builtin_mul_overflow(stride, (int64_t)elem_size, &bytes)) return 0;
+    return bytes;
+}
+
 static bool is_identity(const ndpad_dim *a)
 {
     return a->b == 0 && a->n == a->d && a->r == 0;
@@ -32,7 +41,10 @@ static void set_copy_range(ndpad_dim *a, int32_t mode)
         return;
     }
     const int64_t begin = a->b < 0 ? 0 : (a->b > a->n ? a->n : a->b);
-    int64_t end = a->b + a->d; /* no overflow: validated positions fit */
+    int64_t end; /* min(b + d, n), where b + d alone may exceed int64 (b + d + e fits) */
+    if (a->b >= a->n) end = a->n;
+    else if (a->b < 0) end = a->b + a->d;
+    else end = a->d > a->n - a->b ? a->n : a->b + a->d;
     end = end < begin ? begin : (end > a->n ? a->n : end);
     a->copy_begin = begin;
     a->copy_end = end;
@@ -41,13 +53,15 @@ static void set_copy_range(ndpad_dim *a, int32_t mode)
 /* Step 1 for CONSTANT: keep only the input window the output sees. */
 static void crop_constant(ndpad_dim *a, int64_t *in_offset, bool *all_pad)
 {
+    if (a->n == 0) return;
     const int64_t step = a->d > 1 ? a->r + 1 : 1;
     const int64_t lo = a->b < 0 ? -a->b : 0;                       /* first visible j */
     const int64_t dilated = a->d == 0 ? 0 : (a->d - 1) * step + 1;
-    const int64_t hi = a->n - a->b < dilated ? a->n - a->b : dilated; /* one past last */
-    const int64_t first = (lo + step - 1) / step;                   /* input index */
+    /* one past the last visible j: n - b, which may exceed int64 for b near -2^63 */
+    int64_t hi;
+    if (__builtin_sub_overflow(a->n, a->b, &hi) || hi > dilated) hi = dilated;
+    const int64_t first = lo / step + (lo % step != 0);             /* input index */
     const int64_t last = hi > 0 ? (hi - 1) / step : -1;
-    if (a->n == 0) return;
     if (first > last) {
         *all_pad = true;
         return;
@@ -61,13 +75,15 @@ static void crop_constant(ndpad_dim *a, int64_t *in_offset, bool *all_pad)
 /* Step 1 for EDGE: clamping reads only up to the crop, so crops become offsets too. */
 static void crop_edge(ndpad_dim *a, int64_t *in_offset)
 {
+    if (a->n == 0) return; /* an empty output reads nothing (and b may be INT64_MIN) */
     if (a->b < 0) {
         const int64_t k = -a->b < a->d - 1 ? -a->b : a->d - 1;
         *in_offset += k * a->in_stride;
         a->d -= k;
         a->b += k;
     }
-    const int64_t e = a->n - a->b - a->d;
+    /* pads_end as it is now; n - b may exceed int64 by one, n - 1 - b is validated */
+    const int64_t e = (a->n - 1 - a->b) - a->d + 1;
     if (e < 0) {
         const int64_t k = -e < a->d - 1 ? -e : a->d - 1;
         a->d -= k;
@@ -90,8 +106,8 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
         const ndpad_axis *src = &v->axis[k];
         ndpad_dim a = {
             .n = src->n, .d = src->d, .b = src->b, .r = src->d > 1 ? src->r : 0,
-            .in_stride = src->in_stride * (int64_t)v->elem_size,
-            .out_stride = src->out_stride * (int64_t)v->elem_size,
+            .in_stride = stride_bytes(src->in_stride, v->elem_size, src->d),
+            .out_stride = stride_bytes(src->out_stride, v->elem_size, src->n),
         };
         if (mode == NDPAD_CONSTANT) crop_constant(&a, &in_offset, &all_pad);
         else if (mode == NDPAD_EDGE) crop_edge(&a, &in_offset);
@@ -108,6 +124,13 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
         }
         in_offset = 0;
         plan->reads_input = false;
+    }
+    if (plan->empty) {
+        /* No element: one axis of extent 0 stands for all. The others may be huge (their
+         * product need not fit int64 once one extent is 0), and nothing may multiply them. */
+        dims[0] = (ndpad_dim){.n = 0, .in_stride = (int64_t)plan->elem_size,
+                              .out_stride = (int64_t)plan->elem_size};
+        ndim = 1;
     }
 
     /* Step 2: a single output element per axis is an offset. */
@@ -176,14 +199,16 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     memcpy(plan->dim, dims, (size_t)ndim * sizeof(dims[0]));
     plan->ndim = ndim;
     plan->in_offset = in_offset;
-    plan->rows = 1;
-    for (int32_t k = 0; k + 1 < ndim; k++) plan->rows *= dims[k].n;
+    /* An empty output has no rows; its other extents may be huge (their product need not
+     * fit int64 once one extent is 0), so nothing is multiplied then. */
+    plan->rows = plan->empty ? 0 : 1;
+    for (int32_t k = 0; k + 1 < ndim && !plan->empty; k++) plan->rows *= dims[k].n;
     const ndpad_dim *row = &dims[ndim - 1];
     plan->inner_dense = row->out_stride == (int64_t)plan->elem_size &&
                         (row->d <= 1 || row->in_stride == (int64_t)plan->elem_size);
     int64_t dense_stride = (int64_t)plan->elem_size;
-    plan->out_contiguous = true;
-    for (int32_t k = ndim - 1; k >= 0; k--) {
+    plan->out_contiguous = !plan->empty;
+    for (int32_t k = ndim - 1; k >= 0 && !plan->empty; k--) {
         if (dims[k].out_stride != dense_stride) plan->out_contiguous = false;
         dense_stride *= dims[k].n;
     }

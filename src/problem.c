@@ -8,17 +8,23 @@
 
 static const char *const mode_names[] = {"CONSTANT", "EDGE", "REFLECT", "SYMMETRIC", "WRAP"};
 
-/* Dense row-major strides (elements) of `extents`, or an overflow. */
-static bool dense_strides_overflow(const int64_t *extents, int32_t rank, int64_t *strides)
+/* Dense row-major strides (elements) of `extents`, or an overflow at axis *where. */
+static bool dense_strides_overflow(const int64_t *extents, int32_t rank, int64_t *strides,
+                                   int32_t *where)
 {
     int64_t stride = 1;
-    bool empty = false;
+    for (int32_t k = 0; k < rank; k++)
+        if (extents[k] == 0) {
+            /* An empty tensor has no addressable element: its strides never reach memory. */
+            for (int32_t m = 0; m < rank; m++) strides[m] = 0;
+            return false;
+        }
     for (int32_t k = rank - 1; k >= 0; k--) {
         strides[k] = stride;
-        if (extents[k] == 0) empty = true;
-        /* An empty tensor has no addressable element: its strides never reach memory. */
-        if (!empty && ndpad_mul_overflows(stride, extents[k] > 0 ? extents[k] : 1, &stride))
+        if (ndpad_mul_overflows(stride, extents[k], &stride)) {
+            *where = k;
             return true;
+        }
     }
     return false;
 }
@@ -39,6 +45,9 @@ static bool span_overflows(const ndpad_valid_problem *v, bool input, int64_t *sp
             ndpad_add_overflows(span, term, &span))
             return true;
     }
+    /* and the last byte of the farthest element too */
+    int64_t end;
+    if (ndpad_add_overflows(span, (int64_t)v->elem_size, &end)) return true;
     *span_bytes = span;
     return false;
 }
@@ -108,7 +117,7 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
                        (int)k, (long long)a->d, (int)k, (long long)a->r);
         }
         int64_t n;
-        if (ndpad_add_overflows(a->b, a->dilated, &n) || ndpad_add_overflows(n, a->e, &n))
+        if (ndpad_add3_overflows(a->b, a->dilated, a->e, &n))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
                        "pads_begin[%d] = %lld + extent %lld + pads_end[%d] = %lld overflows "
                        "int64", (int)k, (long long)a->b, (long long)a->dilated, (int)k,
@@ -139,6 +148,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
     /* Output size: elements and bytes both fit. */
     int64_t out_elems = 1;
     for (int32_t k = 0; k < rank; k++)
+        if (v->axis[k].n == 0) out_elems = 0; /* then no other extent can overflow it */
+    for (int32_t k = 0; k < rank && out_elems != 0; k++)
         if (ndpad_mul_overflows(out_elems, v->axis[k].n, &out_elems))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
                        "output has more than INT64_MAX elements (overflow at axis %d, "
@@ -150,7 +161,7 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
     v->out_elems = out_elems;
 
     /* Strides: given or dense; output strides may not be zero where elements would collide. */
-    int64_t extents[NDPAD_MAX_RANK], dense[NDPAD_MAX_RANK];
+    int64_t extents[NDPAD_MAX_RANK] = {0}, dense[NDPAD_MAX_RANK];
     for (int32_t k = 0; k < rank; k++) extents[k] = v->axis[k].n;
     if (problem->out_strides != NULL) {
         for (int32_t k = 0; k < rank; k++) {
@@ -162,23 +173,39 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
                            (long long)v->axis[k].n);
         }
     } else {
-        if (dense_strides_overflow(extents, rank, dense))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense output strides overflow int64");
+        int32_t k;
+        if (dense_strides_overflow(extents, rank, dense, &k))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense output strides (out_strides NULL) overflow "
+                       "int64 at axis %d (output extent %lld)", (int)k,
+                       (long long)v->axis[k].n);
         for (int32_t k = 0; k < rank; k++) v->axis[k].out_stride = dense[k];
     }
     for (int32_t k = 0; k < rank; k++) extents[k] = v->axis[k].d;
     if (problem->in_strides != NULL) {
         for (int32_t k = 0; k < rank; k++) v->axis[k].in_stride = problem->in_strides[k];
     } else {
-        if (dense_strides_overflow(extents, rank, dense))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense input strides overflow int64");
+        int32_t k;
+        if (dense_strides_overflow(extents, rank, dense, &k))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense input strides (in_strides NULL) overflow "
+                       "int64 at shape[%d] = %lld", (int)k, (long long)v->axis[k].d);
         for (int32_t k = 0; k < rank; k++) v->axis[k].in_stride = dense[k];
     }
+
+    /* Input size (when it has elements): elements and bytes fit, whatever the strides. */
+    int64_t in_elems = 1, in_bytes;
+    for (int32_t k = 0; k < rank; k++)
+        if (v->axis[k].d == 0) in_elems = 0;
+    for (int32_t k = 0; k < rank && in_elems != 0; k++)
+        if (ndpad_mul_overflows(in_elems, v->axis[k].d, &in_elems) ||
+            ndpad_mul_overflows(in_elems, (int64_t)v->elem_size, &in_bytes))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "input of %zu-byte elements overflows int64 bytes "
+                       "(at shape[%d] = %lld)", v->elem_size, (int)k,
+                       (long long)v->axis[k].d);
 
     int64_t span;
     if (out_elems > 0 && span_overflows(v, false, &span))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "out_strides reach beyond the int64 byte range");
-    if (span_overflows(v, true, &span))
+    if (in_elems > 0 && span_overflows(v, true, &span))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "in_strides reach beyond the int64 byte range");
 
     /* Does any output element read the input? CONSTANT needs a non-empty crop window on
@@ -189,10 +216,12 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
             const ndpad_axis *a = &v->axis[k];
             /* window of positions j in [max(0, -b), min(D, n - b)) must hold a lattice point */
             const int64_t lo = a->b < 0 ? -a->b : 0;
-            const int64_t hi = a->n - a->b < a->dilated ? a->n - a->b : a->dilated;
+            int64_t hi; /* n - b may exceed int64 by one (n - 1 - b is validated) */
+            if (ndpad_sub_overflows(a->n, a->b, &hi) || hi > a->dilated) hi = a->dilated;
             const int64_t step = a->d > 1 ? a->r + 1 : 1; /* d <= 1: only j = 0 */
-            const int64_t first = (lo + step - 1) / step * step;
-            if (first >= hi) v->reads_input = false;
+            const int64_t first = lo / step + (lo % step != 0); /* lattice indices */
+            const int64_t last = hi > 0 ? (hi - 1) / step : -1;
+            if (first > last) v->reads_input = false;
         }
     }
 

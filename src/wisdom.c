@@ -226,7 +226,7 @@ static bool parse_class(const char *line, entry *e)
     if (m < 0 || i < 1 || esize < 1 || rank < 1 || rank > NDPAD_MAX_RANK || out < 0 ||
         out > 63 || row < 0 || row > 63 || nthr < 1 || nthr > 65536 || rows < 1 || cols < 1 ||
         threads < 1 || threads > nthr || (stream != 0 && stream != 1) ||
-        !(gbps >= 0 && gbps < 1e9))
+        !(gbps >= 0 && gbps <= 1e9)) /* 1e9: what "%.3f" makes of 999999999.9996 */
         return false;
     e->key = (ndpad_wisdom_key){m, esize, rank, out, row, i, nthr};
     e->tile = (ndpad_tile){.rows = rows, .cols = cols, .threads = threads, .stream = stream};
@@ -292,7 +292,7 @@ static const char *parse_text(const char *text, size_t length, parsed *p)
                 p->bad_lines++;
                 continue;
             }
-            entry *grown = realloc(p->entries, cap * sizeof(*grown));
+            entry *grown = ndpad_realloc(p->entries, cap * sizeof(*grown));
             if (grown == NULL) return "could not be read (out of memory)";
             p->entries = grown, p->cap = cap;
         }
@@ -311,7 +311,7 @@ static char *read_file(const char *path, size_t *length, const char **why)
         *why = errno == ENOENT ? "does not exist" : "cannot be opened";
         return NULL;
     }
-    char *buf = malloc((size_t)MAX_FILE + 1);
+    char *buf = ndpad_malloc((size_t)MAX_FILE + 1);
     if (buf == NULL) {
         fclose(f);
         *why = "could not be read (out of memory)";
@@ -321,7 +321,7 @@ static char *read_file(const char *path, size_t *length, const char **why)
     const bool error = ferror(f);
     fclose(f);
     if (error || n > (size_t)MAX_FILE) {
-        free(buf);
+        ndpad_free(buf);
         *why = error ? "could not be read" : "is too large to be wisdom";
         return NULL;
     }
@@ -338,14 +338,14 @@ static bool import_text_locked(const char *text, size_t length, const char *orig
     const char *why = parse_text(text, length, &p);
     if (why != NULL) {
         snprintf(warn, warn_size, "wisdom %s %s; ignored, using heuristic tiles", origin, why);
-        free(p.entries);
+        ndpad_free(p.entries);
         return false;
     }
     for (size_t k = 0; k < p.count; k++) store_locked(&p.entries[k], overwrite);
     if (p.bad_lines > 0)
         snprintf(warn, warn_size, "wisdom %s: skipped %d malformed or truncated line%s",
                  origin, p.bad_lines, p.bad_lines == 1 ? "" : "s");
-    free(p.entries);
+    ndpad_free(p.entries);
     return true;
 }
 
@@ -386,7 +386,7 @@ static void load_default_locked(char *warn, size_t warn_size)
     }
     /* Entries already in memory (imported, measured) are newer than the file's. */
     import_text_locked(text, length, origin, false, warn, warn_size);
-    free(text);
+    ndpad_free(text);
 }
 
 bool ndpad_wisdom_lookup(const ndpad_wisdom_key *key, ndpad_tile *tile)
@@ -458,7 +458,7 @@ int ndpad_wisdom_import_file(const char *path)
         pthread_mutex_lock(&table_mutex);
         ok = import_text_locked(text, length, origin, true, warn, sizeof(warn));
         pthread_mutex_unlock(&table_mutex);
-        free(text);
+        ndpad_free(text);
     }
     if (warn[0] != '\0') ndpad_wisdom_warn(warn);
     if (!ok) ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "%s", warn);
@@ -564,7 +564,7 @@ bool ndpad_wisdom_save(const char *path, const char *caller)
     char *disk = read_file(path, &length, &why);
     parsed p = {0};
     if (disk != NULL && parse_text(disk, length, &p) != NULL) p.count = 0;
-    free(disk);
+    ndpad_free(disk);
 
     pthread_mutex_lock(&table_mutex);
     if (!table_loaded) load_default_locked(warn, sizeof(warn));
@@ -575,7 +575,7 @@ bool ndpad_wisdom_save(const char *path, const char *caller)
     out = malloc(size);
     if (out != NULL) export_locked(out, size);
     pthread_mutex_unlock(&table_mutex);
-    free(p.entries);
+    ndpad_free(p.entries);
     if (out == NULL) {
         ndpad_set_error(NDPAD_ERR_OUT_OF_MEMORY, caller, "no memory to export the wisdom");
         goto done;

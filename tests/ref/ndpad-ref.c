@@ -360,9 +360,10 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     if (axes != NULL) {
         bool seen[NDPAD_MAX_RANK] = {false};
         if (axes_count < 0 || axes_count > rank) {
-            /* a count above rank must repeat or leave the range: name the first bad one */
-            if (axes_count < 0) breaks(&v, NDPAD_ERR_AXES, "axes_count");
-            axes_ok = axes_count >= 0;
+            /* a count above rank must repeat or leave the range; the array need not hold
+             * axes_count entries then (it may be INT64_MAX), so none is read */
+            breaks(&v, NDPAD_ERR_AXES, "axes_count");
+            axes_ok = false;
         }
         for (int64_t i = 0; axes_ok && i < axes_count; i++) {
             const int64_t a = axes[i];
@@ -383,9 +384,11 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     } else {
         for (int32_t i = 0; i < rank; i++) axis_of[i] = i;
     }
-    const bool length_ok = num_axes >= 0 && pads_count == 2 * num_axes;
+    const bool length_ok = num_axes >= 0 && num_axes <= NDPAD_MAX_RANK && pads_count == 2 * num_axes;
     if (!length_ok) breaks(&v, NDPAD_ERR_PADS_LENGTH, "pads_count");
-    else if (pads_count > 0 && pads == NULL) breaks(&v, NDPAD_ERR_NULL_ARGUMENT, "pads");
+    /* pads NULL where axes need pads: broken too, whatever pads_count says */
+    if ((length_ok ? pads_count > 0 : num_axes > 0) && pads == NULL)
+        breaks(&v, NDPAD_ERR_NULL_ARGUMENT, "pads");
     for (int32_t k = 0; k < rank; k++)
         if (shape[k] < 0) breaks(&v, NDPAD_ERR_SHAPE, "shape[%d]", (int)k);
     if (v.status != NDPAD_OK || !axes_ok) goto done;

@@ -1,0 +1,282 @@
+/*
+ * test-alloc.c — allocation failure (issue 6): every allocation that plan creation makes
+ * can fail, and each failure gives NDPAD_ERR_OUT_OF_MEMORY with nothing leaked and nothing
+ * written, or (for the lazy load of the wisdom file, which must never cause a failure) a
+ * plan with heuristic tiles.
+ *
+ * ndpad_alloc_fail_after(k) (src/alloc.c) makes the (k+1)-th allocation of this thread fail.
+ * Each case runs with k = 0, 1, 2, ... until the call succeeds; the allocations are counted
+ * by wrapping ndpad_malloc / ndpad_calloc / ndpad_realloc / ndpad_free at link time
+ * (-Wl,--wrap, see tests/CMakeLists.txt), so that "nothing leaked" is checked here, exactly,
+ * and not only by LeakSanitizer and valgrind.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "wisdom.h"
+#include "ndpad.h"
+#include "test-checks.h"
+
+/* ---- counting wrappers ------------------------------------------------------------------ */
+
+void *__real_ndpad_malloc(size_t bytes);
+void *__real_ndpad_calloc(size_t count, size_t bytes);
+void *__real_ndpad_realloc(void *pointer, size_t bytes);
+void __real_ndpad_free(void *pointer);
+
+static _Thread_local long live;       /* allocations not freed yet, this thread */
+static _Thread_local long failures;   /* allocations refused, this thread       */
+
+void *__wrap_ndpad_malloc(size_t bytes)
+{
+    void *p = __real_ndpad_malloc(bytes);
+    if (p != NULL) live++;
+    else failures++;
+    return p;
+}
+
+void *__wrap_ndpad_calloc(size_t count, size_t bytes)
+{
+    void *p = __real_ndpad_calloc(count, bytes);
+    if (p != NULL) live++;
+    else failures++;
+    return p;
+}
+
+void *__wrap_ndpad_realloc(void *pointer, size_t bytes)
+{
+    void *p = __real_ndpad_realloc(pointer, bytes);
+    if (p == NULL) failures++;
+    else if (pointer == NULL) live++;
+    return p;
+}
+
+void __wrap_ndpad_free(void *pointer)
+{
+    if (pointer != NULL) live--;
+    __real_ndpad_free(pointer);
+}
+
+/* ---- the cases --------------------------------------------------------------------------- */
+
+static char wisdom_dir[64], wisdom_path[128];
+
+/* A wisdom file with an entry for the class of `p` (heuristic plan), so that a plan made
+ * with NDPAD_TUNING_CACHE loads it, parses it and uses it. */
+static void write_wisdom_for(const ndpad_problem *p)
+{
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.tuning = NDPAD_TUNING_HEURISTIC;
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(p, &options, &plan), NDPAD_OK);
+    char text[2048], key[256];
+    ndpad_wisdom_forget();
+    assert_true(ndpad_wisdom_export_string(text, sizeof text) < sizeof text);
+    const ndpad_wisdom_key k = ndpad_wisdom_key_of(plan);
+    ndpad_wisdom_key_format(&k, key, sizeof key);
+    ndpad_plan_destroy(plan);
+    FILE *f = fopen(wisdom_path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fprintf(f, "class %s tile_rows=2 tile_cols=3 threads=1 stream=0 gbps=1.000\n", key);
+    /* plus many bad lines, so that the parser grows its array and skips */
+    for (int i = 0; i < 100; i++) fprintf(f, "class junk %d\n", i);
+    fclose(f);
+}
+
+typedef struct alloc_case {
+    const char *name;
+    int32_t     rank, mode;
+    size_t      elem_size;
+    int64_t     shape[3], pb[3], pe[3];
+    int32_t     tuning;
+    int32_t     isa;
+} alloc_case;
+
+static const alloc_case cases[] = {
+    {"constant_f32", 2, NDPAD_CONSTANT, 4, {3, 5}, {1, 2}, {2, 1}, NDPAD_TUNING_HEURISTIC, 0},
+    {"constant_cache", 3, NDPAD_CONSTANT, 2, {4, 5, 6}, {1, 0, 2}, {0, 3, 1}, NDPAD_TUNING_CACHE, 0},
+    {"edge_cache", 2, NDPAD_EDGE, 8, {300, 200}, {1, 2}, {2, 1}, NDPAD_TUNING_CACHE, 0},
+    {"reflect_scalar", 2, NDPAD_REFLECT, 3, {3, 4}, {-1, 5}, {2, -2}, NDPAD_TUNING_HEURISTIC,
+     NDPAD_ISA_SCALAR},
+    {"symmetric_rank_0", 0, NDPAD_SYMMETRIC, 16, {0}, {0}, {0}, NDPAD_TUNING_CACHE, 0},
+    {"wrap_empty", 2, NDPAD_WRAP, 4, {3, 4}, {-3, 1}, {0, 1}, NDPAD_TUNING_CACHE, 0},
+};
+
+static ndpad_problem problem_of(const alloc_case *c)
+{
+    return (ndpad_problem){.rank = c->rank, .mode = c->mode, .elem_size = c->elem_size,
+                           .shape = c->shape, .pads_begin = c->pb, .pads_end = c->pe};
+}
+
+/* plan_create with the k-th allocation failing, k = 0, 1, ... until it succeeds */
+static void every_plan_allocation_can_fail(void **state)
+{
+    const alloc_case *c = (const alloc_case *)*state;
+    const ndpad_problem p = problem_of(c);
+    if (c->tuning == NDPAD_TUNING_CACHE) write_wisdom_for(&p);
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.tuning = c->tuning;
+    options.isa = c->isa;
+
+    long k = 0, refused = 0, degraded = 0;
+    for (;; k++) {
+        ndpad_wisdom_forget(); /* the next cache plan loads the file again */
+        live = failures = 0;
+        ndpad_alloc_fail_after(k);
+        ndpad_plan *plan = (ndpad_plan *)(void *)&options; /* must become NULL on failure */
+        const ndpad_status st = ndpad_plan_create(&p, &options, &plan);
+        const long made = ndpad_alloc_fail_after(-1);
+        if (st == NDPAD_ERR_OUT_OF_MEMORY) {
+            assert_null(plan);
+            assert_int_equal(failures, 1);
+            if (live != 0) fail_msg("k = %ld: %ld allocation(s) leaked", k, live);
+            if (strstr(ndpad_last_error(), "ndpad_plan_create: no memory") == NULL)
+                fail_msg("k = %ld: message \"%s\"", k, ndpad_last_error());
+            refused++;
+            continue;
+        }
+        if (st != NDPAD_OK) fail_msg("k = %ld: %s (%s)", k, ndpad_status_string(st), ndpad_last_error());
+        assert_non_null(plan);
+        ndpad_plan_destroy(plan);
+        if (live != 0) fail_msg("k = %ld: %ld allocation(s) leaked by a plan", k, live);
+        if (failures == 0) { /* the first run with no failure: every allocation was tried */
+            assert_int_equal(made, k);
+            break;
+        }
+        /* a refused allocation that did not fail the plan: only the wisdom load may */
+        assert_int_equal(c->tuning, NDPAD_TUNING_CACHE);
+        degraded++;
+    }
+    /* the plan allocates at least itself, CONSTANT also its pad value, and a cache plan the
+     * file buffer and the parsed entries */
+    int64_t out_shape[3];
+    assert_int_equal(ndpad_output_shape(&p, out_shape), NDPAD_OK);
+    const bool lookup = c->tuning == NDPAD_TUNING_CACHE && test_count(c->rank, out_shape) > 0;
+    const long least = 1 + (c->mode == NDPAD_CONSTANT) + 2 * lookup;
+    if (k < least) fail_msg("only %ld allocations; expected at least %ld", k, least);
+    assert_int_equal(refused + degraded, k);
+    if (lookup) assert_true(degraded >= 2);
+    else assert_int_equal(degraded, 0);
+}
+
+/* ndpad_pad and ndpad_onnx_pad: every failure is OUT_OF_MEMORY and writes nothing */
+static void one_call_entry_points_fail_cleanly(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {3, 4}, pads[4] = {1, -1, 2, 3};
+    const int64_t pb[2] = {1, -1}, pe[2] = {2, 3};
+    for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
+        const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 4, .shape = shape,
+                                 .pads_begin = pb, .pads_end = pe};
+        float in[12];
+        for (int i = 0; i < 12; i++) in[i] = (float)i;
+        test_out out = test_out_make(6 * 6 * 4), ref = test_out_make(6 * 6 * 4);
+        assert_int_equal(ndpad_ref_pad(&p, in, ref.body), NDPAD_OK);
+        for (long k = 0;; k++) {
+            live = failures = 0;
+            ndpad_alloc_fail_after(k);
+            const ndpad_status st = ndpad_pad(&p, in, out.body);
+            ndpad_alloc_fail_after(-1);
+            assert_int_equal(live, 0);
+            if (st == NDPAD_OK && failures > 0) continue; /* the wisdom load, ignored */
+            if (st == NDPAD_OK) {
+                test_expect_same_bytes("ndpad_pad", &p, ref.alloc, out.alloc,
+                                       out.size + 2 * TEST_GUARD, TEST_GUARD);
+                break;
+            }
+            assert_int_equal(st, NDPAD_ERR_OUT_OF_MEMORY);
+            assert_non_null(strstr(ndpad_last_error(), "ndpad_pad: no memory"));
+            assert_true(test_all_bytes_are(out.alloc, out.size + 2 * TEST_GUARD, TEST_SENTINEL));
+        }
+        if (mode == NDPAD_SYMMETRIC) {
+            test_out_free(&out);
+            test_out_free(&ref);
+            continue;
+        }
+        static const char *const names[] = {"constant", "edge", "reflect", "", "wrap"};
+        memset(out.alloc, TEST_SENTINEL, out.size + 2 * TEST_GUARD);
+        for (long k = 0;; k++) {
+            live = failures = 0;
+            ndpad_alloc_fail_after(k);
+            const ndpad_status st = ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, names[mode],
+                                                   NULL, in, out.body);
+            ndpad_alloc_fail_after(-1);
+            assert_int_equal(live, 0);
+            if (st == NDPAD_OK && failures > 0) continue; /* the wisdom load, ignored */
+            if (st == NDPAD_OK) break;
+            assert_int_equal(st, NDPAD_ERR_OUT_OF_MEMORY);
+            assert_non_null(strstr(ndpad_last_error(), "ndpad_onnx_pad: no memory"));
+            assert_true(test_all_bytes_are(out.alloc, out.size + 2 * TEST_GUARD, TEST_SENTINEL));
+        }
+        test_out_free(&out);
+        test_out_free(&ref);
+    }
+}
+
+/* The injector is per thread: a thread that is out of memory does not starve another. */
+static void *create_on_other_thread(void *arg)
+{
+    const ndpad_problem *p = (const ndpad_problem *)arg;
+    ndpad_plan *plan = NULL;
+    const ndpad_status st = ndpad_plan_create(p, NULL, &plan);
+    ndpad_plan_destroy(plan);
+    return (void *)(intptr_t)st;
+}
+
+static void failure_injection_is_per_thread(void **state)
+{
+    (void)state;
+    const int64_t shape[1] = {5}, pb[1] = {2}, pe[1] = {3};
+    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 1, .shape = shape,
+                             .pads_begin = pb, .pads_end = pe};
+    ndpad_alloc_fail_after(0);
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_ERR_OUT_OF_MEMORY);
+    pthread_t thread;
+    void *result = NULL;
+    assert_int_equal(pthread_create(&thread, NULL, create_on_other_thread, (void *)&p), 0);
+    assert_int_equal(pthread_join(thread, &result), 0);
+    assert_int_equal((intptr_t)result, NDPAD_OK);
+    assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_ERR_OUT_OF_MEMORY);
+    ndpad_alloc_fail_after(-1);
+    assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_OK);
+    ndpad_plan_destroy(plan);
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    unlink(wisdom_path);
+    rmdir(wisdom_dir);
+    return 0;
+}
+
+int main(void)
+{
+    snprintf(wisdom_dir, sizeof wisdom_dir, "/tmp/ndpad-test-alloc-XXXXXX");
+    if (mkdtemp(wisdom_dir) == NULL) return 1;
+    snprintf(wisdom_path, sizeof wisdom_path, "%s/wisdom", wisdom_dir);
+    setenv("NDPAD_WISDOM", wisdom_path, 1);
+    setenv("NDPAD_TUNING", "cache", 1);
+
+    enum { CASES = sizeof cases / sizeof cases[0] };
+    struct CMUnitTest tests[CASES + 2];
+    size_t n = 0;
+    for (size_t i = 0; i < CASES; i++)
+        tests[n++] = (struct CMUnitTest){cases[i].name, every_plan_allocation_can_fail, NULL,
+                                         NULL, (void *)&cases[i]};
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(one_call_entry_points_fail_cleanly);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(failure_injection_is_per_thread);
+    return _cmocka_run_group_tests("test-alloc", tests, n, NULL, teardown_all);
+}
