@@ -198,7 +198,7 @@ def print_targets(cases, plan):
         results.append(ok)
         print("  %-4s %-18s threads %d  vs_memcpy <= %.2f  got %5s%s" % (
             "ok" if ok else "MISS", c["case"] + "-" + c["mode"], c["threads"], limit, fmt(v),
-            "" if ok else "  (%.0f%% over)" % (100 * (v / limit - 1))))
+            "" if ok else "  (%.1f%% over)" % (100 * (v / limit - 1))))
     if plan is not None:
         t = plan[1].get("real_time", float("nan")) * unit_scale(plan[1]) * 1e6
         ok = t < 2.0
