@@ -27,6 +27,11 @@
 #define MAX_FILE      ((long)4 << 20)
 #define MARGIN        0.97 /* a candidate must be 3% faster than the default to be recorded */
 #define CONFIRM_ROUNDS 3   /* alternating default/winner rounds that confirm a winner     */
+#define PASSES         3   /* round-robin passes over the candidates                       */
+#define MIN_SLICE_RUNS 3   /* timed runs of one candidate per pass, at least ...           */
+#define MAX_SLICE_RUNS 15  /* ... and at most                                               */
+#define SEARCH_SHARE   0.75 /* of a class's budget spent on the passes; the rest confirms  */
+#define MAX_CANDIDATES 256
 
 typedef struct entry {
     ndpad_wisdom_key key;
@@ -813,72 +818,144 @@ double ndpad_tune_time(ndpad_plan *plan, ndpad_tile tile, const ndpad_scratch *s
     return reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
 }
 
+/* `tile` run once untimed, then up to `reps` timed runs appended to `times` (at least one,
+ * fewer when `max_seconds` has passed); returns how many. The plan's tile is restored. */
+static int time_runs(ndpad_plan *plan, ndpad_tile tile, const ndpad_scratch *s, int reps,
+                     double max_seconds, double *times)
+{
+    const ndpad_tile saved = plan->tile;
+    plan->tile = ndpad_tile_fit(plan, tile);
+    ndpad_run(plan, s->in, s->out, false);
+    const double start = ndpad_now();
+    int n = 0;
+    while (n < reps) {
+        const double t0 = ndpad_now();
+        ndpad_run(plan, s->in, s->out, false);
+        const double t1 = ndpad_now();
+        times[n++] = t1 - t0;
+        if (t1 - start > max_seconds) break;
+    }
+    plan->tile = saved;
+    return n;
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), by_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static bool same_tile(const ndpad_tile *a, const ndpad_tile *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads &&
+           a->stream == b->stream;
+}
+
 bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result *r,
                      ndpad_tune_progress_fn progress, void *user)
 {
     memset(r, 0, sizeof(*r));
-    const double deadline = ndpad_now() + budget_seconds;
+    const double start = ndpad_now(), deadline = start + budget_seconds;
     r->default_tile = ndpad_tile_fit(plan, ndpad_tile_default(plan));
     r->tuned_tile = r->default_tile;
     if (plan->empty) return true;
     ndpad_scratch s;
     if (!ndpad_scratch_alloc(plan, &s)) return false;
-    ndpad_tile cands[256];
-    const size_t count = ndpad_tune_candidates(plan, plan->max_threads, cands, 256);
-    r->candidates = (int)count;
-
-    /* Time per measurement: the budget shared over the default and the candidates, at
-     * least 3 runs each; candidates beyond the deadline are not measured. */
-    const double probe = ndpad_tune_time(plan, r->default_tile, &s, 3, 0);
-    const double slice = budget_seconds / (double)(count + 2);
-    int reps = probe > 0 ? (int)(slice / probe) : 15;
-    if (reps > 31) reps = 31;
-    if (reps < 3) reps = 3;
-    double best = ndpad_tune_time(plan, r->default_tile, &s, reps, slice);
-    const double default_time = best;
-    ndpad_tile best_tile = r->default_tile;
-    /* One measurement costs about a warm-up plus `reps` runs; room for two more (one
-     * confirming round) is kept. */
-    const double cost = probe * (reps + 1);
-    for (size_t k = 0; k < count; k++) {
-        if (ndpad_now() + 3 * cost > deadline) break;
-        const double t = ndpad_tune_time(plan, cands[k], &s, reps, slice);
-        r->measured++;
-        if (progress != NULL) progress((int)k + 1, (int)count, user);
-        if (t < best) best = t, best_tile = ndpad_tile_fit(plan, cands[k]);
+    ndpad_tile cands[MAX_CANDIDATES + 1];
+    cands[0] = r->default_tile; /* the heuristic's tile is candidate 0 */
+    int count = 1 + (int)ndpad_tune_candidates(plan, plan->max_threads, cands + 1,
+                                               MAX_CANDIDATES);
+    r->candidates = count - 1;
+    /* Room for every run of the passes, reused by the confirmation's pairs and ratios. */
+    const size_t rows_of_samples = (size_t)(count > 3 ? count : 3);
+    double *samples = ndpad_malloc(sizeof(double) * rows_of_samples * PASSES * MAX_SLICE_RUNS);
+    int *taken = ndpad_calloc((size_t)count, sizeof(int));
+    if (samples == NULL || taken == NULL) {
+        ndpad_free(samples);
+        ndpad_free(taken);
+        ndpad_scratch_free(&s);
+        return false;
     }
-    /* The winner must beat the default again, measured in alternation with it (the
-     * machine's load changes over time: medians of interleaved rounds compare like with
-     * like). A winner that is the default's own shape is the default. */
-    const bool same = best_tile.rows == r->default_tile.rows &&
-                      best_tile.cols == r->default_tile.cols &&
-                      best_tile.threads == r->default_tile.threads &&
-                      best_tile.stream == r->default_tile.stream;
+
+    /* The search: PASSES round-robin passes over the candidates, a slice of a few runs of
+     * each per pass, so that a load that comes and goes on a shared machine hits every
+     * candidate alike; each candidate's time is the median of all its runs. It gets
+     * SEARCH_SHARE of the budget; when that does not cover every candidate, the most
+     * promising ones (the generator's order) are kept. The rest confirms the winner. */
+    const double run = ndpad_tune_time(plan, r->default_tile, &s, 3, 0);
+    const double per_run = run > 1e-7 ? run : 1e-7;
+    const double search = budget_seconds * SEARCH_SHARE - (ndpad_now() - start);
+    int slice_runs = (int)(search / (PASSES * (double)count * per_run)) - 1;
+    if (slice_runs > MAX_SLICE_RUNS) slice_runs = MAX_SLICE_RUNS;
+    if (slice_runs < MIN_SLICE_RUNS) {
+        slice_runs = MIN_SLICE_RUNS;
+        const int fits = (int)(search / (PASSES * (MIN_SLICE_RUNS + 1) * per_run));
+        if (fits < count) count = fits > 1 ? fits : 1;
+    }
+    const double search_end = start + budget_seconds * SEARCH_SHARE;
+    const double slice_cap = 4.0 * slice_runs * per_run; /* a stalled slice stops early */
+    for (int pass = 0; pass < PASSES; pass++)
+        for (int k = 0; k < count; k++) {
+            if ((pass > 0 || k > 0) && ndpad_now() > search_end) break;
+            taken[k] += time_runs(plan, cands[k], &s, slice_runs, slice_cap,
+                                  samples + ((size_t)k * PASSES * MAX_SLICE_RUNS) + taken[k]);
+            if (progress != NULL) progress(pass * count + k + 1, PASSES * count, user);
+        }
+    int best = 0;
+    double best_time = median_of(samples, taken[0]);
+    const double default_time = best_time;
+    for (int k = 1; k < count; k++) {
+        if (taken[k] < slice_runs) continue; /* not even one whole slice */
+        const double t = median_of(samples + (size_t)k * PASSES * MAX_SLICE_RUNS, taken[k]);
+        if (taken[k] > 0) r->measured++;
+        if (t < best_time) best_time = t, best = k;
+    }
+    const ndpad_tile best_tile = ndpad_tile_fit(plan, cands[best]);
+
+    /* The winner must beat the default again in paired runs, one of each in turn (which
+     * goes first alternates), so that both of a pair see the same load: the median of the
+     * pairs' time ratios decides, and gives the reported speedup. A winner that is the
+     * default's own shape is the default. */
     double def_time = default_time;
     bool won = false;
-    if (!same && best < default_time * MARGIN) {
-        double a[CONFIRM_ROUNDS], b[CONFIRM_ROUNDS];
-        int rounds = 0;
-        while (rounds < CONFIRM_ROUNDS && (rounds == 0 || ndpad_now() + 2 * cost < deadline)) {
-            a[rounds] = ndpad_tune_time(plan, r->default_tile, &s, reps, slice);
-            b[rounds] = ndpad_tune_time(plan, best_tile, &s, reps, slice);
-            rounds++;
+    if (!same_tile(&best_tile, &r->default_tile) && best_time < default_time * MARGIN) {
+        const int pairs = CONFIRM_ROUNDS * slice_runs;
+        double *a = samples, *b = samples + pairs, *ratio = samples + 2 * pairs;
+        const ndpad_tile saved = plan->tile;
+        const ndpad_tile both[2] = {r->default_tile, best_tile};
+        for (int v = 0; v < 2; v++) { /* warm-up */
+            plan->tile = both[v];
+            ndpad_run(plan, s.in, s.out, false);
         }
-        qsort(a, (size_t)rounds, sizeof(double), by_double);
-        qsort(b, (size_t)rounds, sizeof(double), by_double);
-        def_time = a[rounds / 2];
-        best = b[rounds / 2];
-        won = best < def_time * MARGIN;
+        int n = 0;
+        while (n < pairs && (n < MIN_SLICE_RUNS || ndpad_now() + 2 * per_run < deadline)) {
+            for (int i = 0; i < 2; i++) {
+                const int v = i ^ (n & 1);
+                plan->tile = both[v];
+                const double t0 = ndpad_now();
+                ndpad_run(plan, s.in, s.out, false);
+                (v == 0 ? a : b)[n] = ndpad_now() - t0;
+            }
+            ratio[n] = a[n] > 0 ? b[n] / a[n] : 1.0;
+            n++;
+        }
+        plan->tile = saved;
+        const double speedup_ratio = median_of(ratio, n);
+        won = speedup_ratio < MARGIN;
+        def_time = median_of(a, n);
+        best_time = def_time * speedup_ratio;
     }
     const double gb = (double)s.bytes_moved / 1e9;
     r->default_gbps = def_time > 0 ? gb / def_time : 0;
     if (won) {
         r->tuned_tile = best_tile;
-        r->tuned_gbps = best > 0 ? gb / best : 0;
+        r->tuned_gbps = best_time > 0 ? gb / best_time : 0;
     } else {
         r->tuned_tile = r->default_tile;
         r->tuned_gbps = r->default_gbps;
     }
+    ndpad_free(samples);
+    ndpad_free(taken);
     ndpad_scratch_free(&s);
     const ndpad_wisdom_key key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_store(&key, r->tuned_tile, r->tuned_gbps);
