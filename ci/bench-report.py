@@ -6,8 +6,8 @@ one panel per thread count (matplotlib, Agg; gnuplot when matplotlib is missing)
 With --kernels, also the per-ISA filler speedups over scalar and the copies against memcpy
 from ndpad-bench-kernels' JSON.
 
-Usage: ci/bench-report.py results/bench.json [--plot results/bench.png]
-                          [--kernels results/bench-kernels.json]
+Usage: ci/bench-report.py build/results/bench.json [--plot build/results/bench.png]
+                          [--kernels build/results/bench-kernels.json]
 Exit status: 0 (targets are reported, never enforced), 1 when the JSON cannot be read, 2 when
 an ndpad benchmark failed (skipped with an error: a wrong result or a failed call)."""
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The benchmark job: Release build, a short tuning run (ndpad-tune) when the tuner exists, the
-# standard cases (ndpad-bench, Google Benchmark, 3 repetitions) into results/bench.json, then
-# the table, the targets and the plot results/bench.png (ci/bench-report.py), then ndpad vs
-# numpy.pad when the Python package and numpy are there.
+# The benchmark job: Release build, a short tuning run (ndpad-tune) when the tuner exists,
+# the standard cases (ndpad-bench, Google Benchmark, 3 repetitions) into
+# <build-dir>/results/bench.json, then the table, the targets and the plot
+# <build-dir>/results/bench.png (ci/bench-report.py), then ndpad vs numpy.pad when the Python
+# package and numpy are there.
 # Usage: ci/bench.sh [--kernels] [build-dir]        (default build dir: build/)
 #   --kernels   also run ndpad-bench-kernels (every filler per ISA, the copies; ~1 minute)
-#               into results/bench-kernels.json and print the speedups over scalar
+#               into <build-dir>/results/bench-kernels.json and print the speedups over scalar
 # Environment:
 #   NDPAD_TUNE_BUDGET        seconds of ndpad-tune before the benchmark (default 30; 0 = no
 #                            tuning: plans use the wisdom file as it is, or the heuristic)
@@ -15,7 +16,7 @@
 #   NDPAD_BENCH_REPETITIONS  repetitions of every benchmark (default 3)
 #   NDPAD_BENCH_MIN_TIME     seconds of timed calls per repetition (default 0.25)
 #   NDPAD_BENCH_ARGS         more flags for ndpad-bench, e.g. "--benchmark_filter=conv"
-#   NDPAD_BENCH_RESULTS      where the results go (default results/)
+#   NDPAD_BENCH_RESULTS      where the results go (default <build-dir>/results/)
 #   NDPAD_WISDOM             the wisdom file ndpad-tune writes and the plans read (default
 #                            $XDG_CACHE_HOME/ndpad/wisdom or ~/.cache/ndpad/wisdom)
 # Optional Debian packages it installs when missing and it may (root or sudo): for the plot
@@ -26,7 +27,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kernels=0
 if [ "${1:-}" = "--kernels" ]; then kernels=1; shift; fi
 build_dir="$(realpath -m "${1:-$root/build}")"
-results="$(realpath -m "${NDPAD_BENCH_RESULTS:-$root/results}")"
+results="$(realpath -m "${NDPAD_BENCH_RESULTS:-$build_dir/results}")"
 repetitions="${NDPAD_BENCH_REPETITIONS:-3}"
 min_time="${NDPAD_BENCH_MIN_TIME:-0.25}"
 budget="${NDPAD_TUNE_BUDGET:-30}"
