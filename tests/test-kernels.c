@@ -91,7 +91,7 @@ enum { MODE_COUNT = 5 };
 
 static const size_t fast_sizes[] = {1, 2, 4, 8, 16};
 /* Element sizes the "any size" fillers are called with. */
-static const size_t any_sizes[] = {1, 3, 4, 5, 6, 7, 12, 24, 32};
+static const size_t any_sizes[] = {1, 3, 4, 5, 6, 7, 9, 12, 24, 32};
 #define MAX_ELEM 32
 
 static const int64_t run_counts[] = {0,  1,  2,  3,  4,   7,   8,   15,  16,  17,
@@ -566,8 +566,8 @@ static bool isa_listed(ndpad_isa isa)
     return false;
 }
 
-/* An ISA in the list has a filler for every mode and fast size, one copy and one
- * streaming copy; scalar also has the any-size fillers. */
+/* An ISA in the list has a filler for every mode, fast size and the any size, one copy
+ * and one streaming copy. */
 static void kernel_list_covers_every_mode_and_fast_size_per_isa(void **state)
 {
     (void)state;
@@ -582,9 +582,9 @@ static void kernel_list_covers_every_mode_and_fast_size_per_isa(void **state)
                 if (!find_filler(isa, all_modes[m], fast_sizes[s]))
                     fail_msg("kernels.inc: no %s %s filler for %zu-byte elements",
                              ndpad_isa_name(isa), mode_names[m], fast_sizes[s]);
-            if (isa == NDPAD_ISA_SCALAR && !find_filler(isa, all_modes[m], 0))
-                fail_msg("kernels.inc: no scalar %s filler for any element size",
-                         mode_names[m]);
+            if (!find_filler(isa, all_modes[m], 0))
+                fail_msg("kernels.inc: no %s %s filler for any element size",
+                         ndpad_isa_name(isa), mode_names[m]);
         }
         if (!find_copy(isa, false) || !find_copy(isa, true))
             fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_STREAM",
@@ -607,8 +607,16 @@ static void usable_isa_has_kernels_in_the_list(void **state)
     }
 }
 
-/* ndpad_kernels_select(isa, elem_size) gives the ISA's own kernel where the list has one,
- * else the scalar kernel for that size, else the scalar any-size kernel; the ISA's copies. */
+static bool is_fast_size(size_t elem_size)
+{
+    for (size_t s = 0; s < sizeof(fast_sizes) / sizeof(fast_sizes[0]); s++)
+        if (fast_sizes[s] == elem_size) return true;
+    return false;
+}
+
+/* ndpad_kernels_select(isa, elem_size) gives the ISA's own kernel for that size where the
+ * list has one, else (for a size without its own kernels) the ISA's any-size kernel, else
+ * the scalar kernel for that size, else the scalar any-size kernel; the ISA's copies. */
 static void dispatch_table_selects_the_listed_kernel(void **state)
 {
     (void)state;
@@ -621,6 +629,7 @@ static void dispatch_table_selects_the_listed_kernel(void **state)
             assert_non_null(k);
             for (int m = 0; m < MODE_COUNT; m++) {
                 const filler_entry *want = find_filler(isa, all_modes[m], sizes[s]);
+                if (!want && !is_fast_size(sizes[s])) want = find_filler(isa, all_modes[m], 0);
                 if (!want) want = find_filler(NDPAD_ISA_SCALAR, all_modes[m], sizes[s]);
                 if (!want) want = find_filler(NDPAD_ISA_SCALAR, all_modes[m], 0);
                 assert_non_null(want);

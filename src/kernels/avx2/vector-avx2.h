@@ -103,8 +103,77 @@ static inline __m256i ndpad_reverse_avx2(__m256i v, size_t elem_size)
     }
 }
 
+/* Element reversal within 16 bytes (the short runs). */
+static inline __m128i ndpad_reverse16_avx2(__m128i v, size_t elem_size)
+{
+    switch (elem_size) {
+    case 1:
+        return _mm_shuffle_epi8(v, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+                                                 1, 0));
+    case 2:
+        return _mm_shuffle_epi8(v, _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3,
+                                                 0, 1));
+    case 4: return _mm_shuffle_epi32(v, 0x1B);
+    case 8: return _mm_shuffle_epi32(v, 0x4E);
+    default: return v;
+    }
+}
+
+/* Element reversal within 8 and 4 bytes held in a general register. */
+static inline uint64_t ndpad_reverse8_avx2(uint64_t x, size_t elem_size)
+{
+    switch (elem_size) {
+    case 1: return __builtin_bswap64(x);
+    case 2:
+        x = (x >> 32) | (x << 32);
+        return ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+    case 4: return (x >> 32) | (x << 32);
+    default: return x;
+    }
+}
+
+static inline uint32_t ndpad_reverse4_avx2(uint32_t x, size_t elem_size)
+{
+    switch (elem_size) {
+    case 1: return __builtin_bswap32(x);
+    case 2: return (x >> 16) | (x << 16);
+    default: return x;
+    }
+}
+
+/* A run of fewer than 32 bytes, reversed without an element loop: its first W bytes are
+ * the reversed last W bytes of the source and its last W bytes the reversed first W (W the
+ * largest power of two <= bytes, a multiple of the element size), two overlapping moves. */
+static inline void ndpad_reverse_short_avx2(char *dst, const char *lo, size_t bytes,
+                                            size_t elem_size)
+{
+    if (bytes >= 16) {
+        const __m128i first = _mm_loadu_si128((const __m128i *)lo);
+        const __m128i last = _mm_loadu_si128((const __m128i *)(lo + bytes - 16));
+        _mm_storeu_si128((__m128i *)dst, ndpad_reverse16_avx2(last, elem_size));
+        _mm_storeu_si128((__m128i *)(dst + bytes - 16), ndpad_reverse16_avx2(first, elem_size));
+    } else if (bytes >= 8) {
+        uint64_t first, last;
+        memcpy(&first, lo, 8), memcpy(&last, lo + bytes - 8, 8);
+        first = ndpad_reverse8_avx2(first, elem_size), last = ndpad_reverse8_avx2(last, elem_size);
+        memcpy(dst, &last, 8), memcpy(dst + bytes - 8, &first, 8);
+    } else if (bytes >= 4) {
+        uint32_t first, last;
+        memcpy(&first, lo, 4), memcpy(&last, lo + bytes - 4, 4);
+        first = ndpad_reverse4_avx2(first, elem_size), last = ndpad_reverse4_avx2(last, elem_size);
+        memcpy(dst, &last, 4), memcpy(dst + bytes - 4, &first, 4);
+    } else if (bytes >= 2) {
+        uint16_t first, last;
+        memcpy(&first, lo, 2), memcpy(&last, lo + bytes - 2, 2);
+        if (elem_size == 1) first = __builtin_bswap16(first), last = __builtin_bswap16(last);
+        memcpy(dst, &last, 2), memcpy(dst + bytes - 2, &first, 2);
+    } else if (bytes == 1) {
+        *dst = *lo;
+    }
+}
+
 /* dst[k] = src[-k] for k < count: whole vectors, then one vector overlapping the end;
- * runs shorter than a vector go element by element (fewer than 32 bytes). */
+ * runs shorter than a vector with two overlapping narrower moves. */
 static inline void ndpad_reverse_run_avx2(char *dst, const char *src, int64_t count,
                                           size_t elem_size)
 {
@@ -126,8 +195,9 @@ static inline void ndpad_reverse_run_avx2(char *dst, const char *src, int64_t co
         }
         return;
     }
-    for (int64_t k = 0; k < count; k++)
-        memcpy(dst + k * (int64_t)elem_size, src - k * (int64_t)elem_size, elem_size);
+    if (count > 0)
+        ndpad_reverse_short_avx2(dst, src - (count - 1) * (int64_t)elem_size,
+                                 (size_t)count * elem_size, elem_size);
 }
 
 #endif

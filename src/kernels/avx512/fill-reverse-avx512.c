@@ -1,6 +1,6 @@
 /* REFLECT and SYMMETRIC borders with AVX-512: reversed copies of the input next to the edge,
- * reversed in registers (vpermb or vpshufb + vshufi64x2, vpermw, vpermd, vpermq). The modes differ only in
- * which element the run starts from, which the executor decides. */
+ * reversed in registers (vpermb or vpshufb + vshufi64x2, vpermw, vpermd, vpermq). The modes
+ * differ only in which element the run starts from, which the executor decides. */
 #include "kernels/avx512/vector-avx512.h"
 #include "kernels/kernels.h"
 

@@ -63,6 +63,10 @@ static inline void ndpad_copy_short_neon(uint8_t *dst, const uint8_t *src, size_
         const uint8x8_t head = vld1_u8(src), tail = vld1_u8(src + bytes - 8);
         vst1_u8(dst, head);
         vst1_u8(dst + bytes - 8, tail);
+    } else if (bytes >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, src, 4), memcpy(&tail, src + bytes - 4, 4);
+        memcpy(dst, &head, 4), memcpy(dst + bytes - 4, &tail, 4);
     } else {
         for (size_t k = 0; k < bytes; k++) dst[k] = src[k];
     }
@@ -81,7 +85,45 @@ static inline uint8x16_t ndpad_reverse_neon(uint8x16_t v, size_t elem_size)
     }
 }
 
-/* dst[k] = src[-k] for k < count: whole vectors, then one overlapping the end. */
+static inline uint8x8_t ndpad_reverse8_neon(uint8x8_t v, size_t elem_size)
+{
+    switch (elem_size) {
+    case 1: return vrev64_u8(v);
+    case 2: return vreinterpret_u8_u16(vrev64_u16(vreinterpret_u16_u8(v)));
+    case 4: return vreinterpret_u8_u32(vrev64_u32(vreinterpret_u32_u8(v)));
+    default: return v;
+    }
+}
+
+/* A run of fewer than 16 bytes, reversed without an element loop: its first W bytes are
+ * the reversed last W bytes of the source and its last W bytes the reversed first W (W the
+ * largest power of two <= bytes, a multiple of the element size), two overlapping moves. */
+static inline void ndpad_reverse_short_neon(uint8_t *dst, const uint8_t *lo, size_t bytes,
+                                            size_t elem_size)
+{
+    if (bytes >= 8) {
+        const uint8x8_t first = vld1_u8(lo), last = vld1_u8(lo + bytes - 8);
+        vst1_u8(dst, ndpad_reverse8_neon(last, elem_size));
+        vst1_u8(dst + bytes - 8, ndpad_reverse8_neon(first, elem_size));
+    } else if (bytes >= 4) {
+        uint32_t first, last;
+        memcpy(&first, lo, 4), memcpy(&last, lo + bytes - 4, 4);
+        if (elem_size == 1) first = __builtin_bswap32(first), last = __builtin_bswap32(last);
+        else if (elem_size == 2)
+            first = (first >> 16) | (first << 16), last = (last >> 16) | (last << 16);
+        memcpy(dst, &last, 4), memcpy(dst + bytes - 4, &first, 4);
+    } else if (bytes >= 2) {
+        uint16_t first, last;
+        memcpy(&first, lo, 2), memcpy(&last, lo + bytes - 2, 2);
+        if (elem_size == 1) first = __builtin_bswap16(first), last = __builtin_bswap16(last);
+        memcpy(dst, &last, 2), memcpy(dst + bytes - 2, &first, 2);
+    } else if (bytes == 1) {
+        *dst = *lo;
+    }
+}
+
+/* dst[k] = src[-k] for k < count: whole vectors, then one overlapping the end; shorter runs
+ * with two overlapping narrower moves. */
 static inline void ndpad_reverse_run_neon(uint8_t *dst, const uint8_t *src, int64_t count,
                                           size_t elem_size)
 {
@@ -99,7 +141,8 @@ static inline void ndpad_reverse_run_neon(uint8_t *dst, const uint8_t *src, int6
         }
         return;
     }
-    for (int64_t k = 0; k < count; k++) memcpy(dst + k * es, src - k * es, elem_size);
+    if (count > 0)
+        ndpad_reverse_short_neon(dst, src - (count - 1) * es, (size_t)(count * es), elem_size);
 }
 
 #endif
