@@ -9,6 +9,9 @@
  *   copy/interior-<isa>/<size>           the interior copy kernel (NDPAD_COPY)
  *   copy/stream-<isa>/<size>             the non-temporal interior copy (NDPAD_COPY_STREAM)
  *                                        for sizes 4KiB, 256KiB, 4MiB and 256MiB
+ *   copy/planned-<isa>/<size>            what a plan runs: the streaming copy when the output
+ *                                        exceeds the last-level cache hwloc reports, else the
+ *                                        ordinary one (the label says which)
  *
  * Counters: bytes_per_second (bytes written), items_per_second (elements, fillers only);
  * vs_scalar on an ISA's filler = the scalar filler's time per call for the same mode, size
@@ -30,6 +33,7 @@
 #include "gbench_shim.h"
 #include "kernels/kernels.h"
 #include "ndpad.h"
+#include "topology.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -175,9 +179,17 @@ static unsigned char *copy_src, *copy_dst; /* 256 MiB each, allocated at first u
 static double memcpy_seconds[ARRAY_LEN(copy_sizes)];
 
 typedef struct copy_run {
-    const copier *c; /* NULL: memcpy */
+    const copier *c;       /* NULL: memcpy */
+    const copier *stream;  /* non-NULL: planned, c beside this streaming copy */
     int           size;
 } copy_run;
+
+/* The planner's rule (src/planner.c): stream when the output exceeds the last-level cache. */
+static bool plan_streams(size_t bytes)
+{
+    const size_t llc = ndpad_topology_get()->llc_bytes;
+    return llc != 0 && bytes > llc;
+}
 
 static void bench_copy(gbench_state *state, void *arg)
 {
@@ -192,7 +204,8 @@ static void bench_copy(gbench_state *state, void *arg)
     }
     int64_t batch = (int64_t)(((size_t)1 << 20) / bytes);
     batch = batch < 1 ? 1 : batch > 256 ? 256 : batch;
-    const ndpad_copy_fn fn = run->c != NULL ? run->c->fn : NULL;
+    const copier *chosen = run->stream != NULL && plan_streams(bytes) ? run->stream : run->c;
+    const ndpad_copy_fn fn = chosen != NULL ? chosen->fn : NULL;
 
     const double t0 = now();
     while (gbench_keep_running_batch(state, batch)) {
@@ -209,22 +222,23 @@ static void bench_copy(gbench_state *state, void *arg)
     else if (memcpy_seconds[run->size] > 0)
         gbench_set_counter(state, "vs_memcpy", per_call / memcpy_seconds[run->size],
                            GBENCH_COUNTER_DEFAULT);
-    gbench_set_label(state, run->c != NULL ? run->c->name : "memcpy");
+    gbench_set_label(state, chosen != NULL ? chosen->name : "memcpy");
 }
 
 /* ---- registration --------------------------------------------------------------------- */
 
-static copy_run copy_runs[ARRAY_LEN(copy_sizes) * (ARRAY_LEN(copiers) + 1)];
+static copy_run copy_runs[ARRAY_LEN(copy_sizes) * (2 * ARRAY_LEN(copiers) + 1)];
 
-static void register_copy(const copier *c, int size, size_t *count)
+static void register_copy(const copier *c, const copier *stream, int size, size_t *count)
 {
     copy_run *r = &copy_runs[(*count)++];
-    *r = (copy_run){c, size};
+    *r = (copy_run){c, stream, size};
     char name[160];
     if (c == NULL)
         snprintf(name, sizeof(name), "copy/memcpy/%s", copy_sizes[size].name);
     else
-        snprintf(name, sizeof(name), "copy/%s-%s/%s", c->stream ? "stream" : "interior",
+        snprintf(name, sizeof(name), "copy/%s-%s/%s",
+                 stream != NULL ? "planned" : c->stream ? "stream" : "interior",
                  ndpad_isa_name(c->isa), copy_sizes[size].name);
     gbench_benchmark *b = gbench_register(name, bench_copy, r);
     gbench_use_real_time(b);
@@ -262,7 +276,7 @@ int main(int argc, char **argv)
 
     size_t count = 0;
     for (int s = 0; s < (int)ARRAY_LEN(copy_sizes); s++) {
-        register_copy(NULL, s, &count);
+        register_copy(NULL, NULL, s, &count);
         for (size_t i = 0; i < ARRAY_LEN(copiers); i++) {
             const copier *c = &copiers[i];
             if (!usable[c->isa]) continue;
@@ -270,7 +284,13 @@ int main(int argc, char **argv)
             bool duplicate = false;
             for (size_t j = 0; j < i; j++)
                 duplicate |= copiers[j].isa == c->isa && copiers[j].fn == c->fn;
-            if (!duplicate) register_copy(c, s, &count);
+            if (!duplicate) register_copy(c, NULL, s, &count);
+        }
+        for (size_t i = 0; i < ARRAY_LEN(copiers); i++) {
+            if (!usable[copiers[i].isa] || copiers[i].stream) continue;
+            for (size_t j = 0; j < ARRAY_LEN(copiers); j++)
+                if (copiers[j].stream && copiers[j].isa == copiers[i].isa)
+                    register_copy(&copiers[i], &copiers[j], s, &count);
         }
     }
 
