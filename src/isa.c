@@ -4,6 +4,7 @@
  * asking for a level that is absent is an error, never a crash (libjpeg-turbo, BLIS). */
 #include "isa.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +85,20 @@ static bool cpu_has(ndpad_isa isa)
     }
 }
 
+/* CPUID traps to the hypervisor in a VM (about 8 us here), far more than the rest of plan
+ * creation, so each level's answer is asked once per process: 0 = not asked yet, 1 = no,
+ * 2 = yes. Threads racing on the first ask store the same answer. */
+static _Atomic int cpu_answer[NDPAD_ISA_NEON + 1];
+
 static bool usable(ndpad_isa isa)
 {
-    return compiled(isa) && cpu_has(isa);
+    if (!compiled(isa)) return false;
+    int answer = atomic_load_explicit(&cpu_answer[isa], memory_order_relaxed);
+    if (answer == 0) {
+        answer = cpu_has(isa) ? 2 : 1;
+        atomic_store_explicit(&cpu_answer[isa], answer, memory_order_relaxed);
+    }
+    return answer == 2;
 }
 
 static ndpad_isa best_available(void)
