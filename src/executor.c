@@ -121,6 +121,28 @@ static inline void run_row_flat(const row_context *ctx, const char *src, char *d
     *cursor = dst + (size_t)ctx->c1 * es;
 }
 
+/* `count` consecutive interior rows of a flat CONSTANT tile along an axis without interior
+ * padding: the rows differ only by the strides, so each is one gap fill and one copy (none
+ * in place), with no index mapping. */
+static void run_rows_flat_interior(const row_context *ctx, const char *src, char *dst,
+                                   int64_t count, int64_t in_stride, int64_t out_stride,
+                                   bool skip_interior, char **cursor)
+{
+    const size_t es = ctx->es;
+    const size_t run_bytes = (size_t)(ctx->c1 - ctx->c0) * es;
+    char *run = dst + (size_t)ctx->c0 * es;
+    const char *from = src + (size_t)(ctx->c0 - ctx->row.b) * es;
+    char *end = *cursor;
+    for (int64_t k = 0; k < count; k++) {
+        if (run > end) ctx->fill_pad(end, ctx->pad_value, (run - end) / (int64_t)es, es);
+        if (!skip_interior && run_bytes != 0) ctx->copy(run, from, run_bytes);
+        end = run + run_bytes;
+        run += out_stride;
+        from += in_stride;
+    }
+    *cursor = end;
+}
+
 /* One tile: output rows [r0, r1) restricted to columns [x0, x1). The outer axes are an
  * odometer; the last of them, which moves every row, is walked in a tight loop. */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
@@ -190,6 +212,23 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         int64_t o = index[outer - 1];
         const int64_t o_end = o + (r1 - r) < last.n ? o + (r1 - r) : last.n;
         r += o_end - o;
+        if (flat && !prefix_pad && last.r == 0 && ctx.row.r == 0 && src_base != NULL) {
+            /* rows before the interior of this axis, then its interior rows in one go */
+            const int64_t lo = o > last.copy_begin ? o : last.copy_begin;
+            const int64_t hi = o_end < last.copy_end ? o_end : last.copy_end;
+            for (; o < lo && o < o_end; o++) {
+                const int64_t i = ndpad_dim_source(&last, mode, o);
+                run_row_flat(&ctx, i < 0 ? src_base : src_base + i * last.in_stride,
+                             dst_base + o * last.out_stride, i < 0, false, &cursor);
+            }
+            if (lo < hi) {
+                run_rows_flat_interior(&ctx, src_base + (lo - last.b) * last.in_stride,
+                                       dst_base + lo * last.out_stride, hi - lo, last.in_stride,
+                                       last.out_stride, skip_interior && prefix_inside,
+                                       &cursor);
+                o = hi;
+            }
+        }
         for (; o < o_end; o++) {
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
             const char *src = i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride;
