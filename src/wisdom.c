@@ -25,7 +25,7 @@
 #define MAX_ENTRIES   4096
 #define MAX_LINE      512
 #define MAX_FILE      ((long)4 << 20)
-#define MARGIN        0.97 /* a candidate must be 3% faster than the default to be recorded */
+#define MARGIN        0.95 /* a candidate must be 5% faster than the default to be recorded */
 #define CONFIRM_ROUNDS 3   /* alternating default/winner rounds that confirm a winner     */
 #define PASSES         3   /* round-robin passes over the candidates                       */
 #define MIN_SLICE_RUNS 3   /* timed runs of one candidate per pass, at least ...           */

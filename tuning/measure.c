@@ -1,6 +1,7 @@
 /* The measuring driver of ndpad-tune: shares the time budget over the problems, draws the
  * progress bar, prints the summary and the heuristic-vs-wisdom comparison. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,45 +91,88 @@ void tune_print_summary(const tune_outcome *outcomes, int count)
            "the heuristic's tile was kept\n");
 }
 
-static double measure_plan(ndpad_plan *plan, double seconds, ndpad_tile *tile)
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    if (n == 0) return 0;
+    qsort(v, (size_t)n, sizeof(double), by_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define COMPARE_PAIRS 201
+
+/* The heuristic's plan and the wisdom's plan of one problem run in pairs, one of each in
+ * turn (which goes first alternates), on the same scratch buffers for about `seconds`:
+ * both of a pair see the same load, so the median of the pairs' ratios is a fair speedup
+ * on a shared machine even when the medians of the times themselves swing. */
+static bool compare_pair(ndpad_plan *const plans[2], double seconds, double gbps[2],
+                         double *speedup)
 {
     ndpad_scratch s;
-    *tile = plan->tile;
-    if (!ndpad_scratch_alloc(plan, &s)) return 0;
-    const double t = ndpad_tune_time(plan, plan->tile, &s, 31, seconds);
-    const double gbps = t > 0 ? (double)s.bytes_moved / 1e9 / t : 0;
+    if (!ndpad_scratch_alloc(plans[0], &s)) return false;
+    static double times[2][COMPARE_PAIRS], ratio[COMPARE_PAIRS];
+    for (int v = 0; v < 2; v++) ndpad_run(plans[v], s.in, s.out, false); /* warm-up */
+    const double start = ndpad_now();
+    int n = 0;
+    while (n < COMPARE_PAIRS && (n < 5 || ndpad_now() - start < seconds)) {
+        for (int i = 0; i < 2; i++) {
+            const int v = i ^ (n & 1);
+            const double t0 = ndpad_now();
+            ndpad_run(plans[v], s.in, s.out, false);
+            times[v][n] = ndpad_now() - t0;
+        }
+        ratio[n] = times[1][n] > 0 ? times[0][n] / times[1][n] : 1.0;
+        n++;
+    }
+    const double gb = (double)s.bytes_moved / 1e9;
+    for (int v = 0; v < 2; v++) {
+        const double t = median(times[v], n);
+        gbps[v] = t > 0 ? gb / t : 0;
+    }
+    *speedup = median(ratio, n);
     ndpad_scratch_free(&s);
-    return gbps;
+    return true;
 }
 
 void tune_compare(const tune_problem *problems, int count, const int *threads,
                   int thread_count, double seconds)
 {
-    printf("%-18s %7s %-16s %10s %-28s %10s %7s\n", "problem", "threads", "heuristic tile",
-           "heur GB/s", "wisdom tile", "wisd GB/s", "ratio");
+    printf("%-18s %7s %-16s %10s %-28s %10s %8s\n", "problem", "threads", "heuristic tile",
+           "heur GB/s", "wisdom tile", "wisd GB/s", "speedup");
     for (int k = 0; k < count; k++)
         for (int c = 0; c < thread_count; c++) {
             const ndpad_problem problem = tune_as_problem(&problems[k]);
-            double gbps[2] = {0, 0};
-            ndpad_tile tiles[2] = {{0}, {0}};
-            const char *source[2] = {"", ""};
+            ndpad_plan *plans[2] = {NULL, NULL};
             for (int v = 0; v < 2; v++) {
                 ndpad_options options;
                 ndpad_options_init(&options);
                 options.threads = threads[c];
                 options.tuning = v == 0 ? NDPAD_TUNING_HEURISTIC : NDPAD_TUNING_CACHE;
-                ndpad_plan *plan = NULL;
-                if (ndpad_plan_create(&problem, &options, &plan) != NDPAD_OK) continue;
-                gbps[v] = measure_plan(plan, seconds, &tiles[v]);
-                source[v] = plan->tile_source == NDPAD_TILE_WISDOM ? "" : " (no wisdom)";
-                ndpad_plan_destroy(plan);
+                if (ndpad_plan_create(&problem, &options, &plans[v]) != NDPAD_OK)
+                    plans[v] = NULL;
             }
-            char a[40], b[60];
-            tile_text(&tiles[0], a, sizeof(a));
-            tile_text(&tiles[1], b, sizeof(b) - 16);
-            strncat(b, source[1], sizeof(b) - strlen(b) - 1);
-            printf("%-18s %7d %-16s %10.2f %-28s %10.2f %6.2fx\n", problems[k].name, threads[c],
-                   a, gbps[0], b, gbps[1], gbps[0] > 0 ? gbps[1] / gbps[0] : 0.0);
+            double gbps[2] = {0, 0}, speedup = 0;
+            if (plans[0] == NULL || plans[1] == NULL ||
+                !compare_pair(plans, seconds, gbps, &speedup)) {
+                printf("%-18s %7d (no plan or no scratch memory)\n", problems[k].name,
+                       threads[c]);
+            } else {
+                char a[40], b[60];
+                tile_text(&plans[0]->tile, a, sizeof(a));
+                tile_text(&plans[1]->tile, b, sizeof(b) - 16);
+                if (plans[1]->tile_source != NDPAD_TILE_WISDOM)
+                    strncat(b, " (no wisdom)", sizeof(b) - strlen(b) - 1);
+                printf("%-18s %7d %-16s %10.2f %-28s %10.2f %7.2fx\n", problems[k].name,
+                       threads[c], a, gbps[0], b, gbps[1], speedup);
+            }
+            ndpad_plan_destroy(plans[0]);
+            ndpad_plan_destroy(plans[1]);
         }
-    printf("GB/s = (output bytes + input bytes copied) / median of up to 31 runs\n");
+    printf("GB/s = (output bytes + input bytes copied) / median time; speedup = median over "
+           "paired runs\n(heuristic, wisdom in turn) of heuristic time / wisdom time\n");
 }

@@ -15,8 +15,9 @@
  *   --threads LIST    the thread budgets to tune for, comma-separated (default "1,C" with C
  *                     the cores ndpad uses by default). Wisdom is kept per thread budget:
  *                     plans made with options.threads = N (0 = all cores) use the entry of N
- *   --compare         afterwards, measure heuristic vs tuned GB/s at each thread budget
- *                     (outside the budget)
+ *   --compare         afterwards, heuristic vs tuned GB/s at each thread budget: the two
+ *                     plans run in pairs, in turn, about a second each (outside the budget);
+ *                     the speedup is the median of the pairs' time ratios
  *   --compare-only    only the comparison, with the wisdom already in the file
  *   --no-save         measure and print, but do not write the file
  */
@@ -138,12 +139,13 @@ int main(int argc, char **argv)
         }
         printf("tuning took %.1f s of a %.1f s budget\n", ndpad_now() - start, budget);
     }
+    if (compare) {
+        printf("\n");
+        fflush(stdout);
+        tune_compare(problems, count, threads, thread_count, 1.0);
+    }
     char warning[600];
     if (ndpad_wisdom_warning(warning, sizeof(warning)) > 0 && warning[0] != '\0')
         fprintf(stderr, "ndpad-tune: note: %s\n", warning);
-    if (compare) {
-        printf("\n");
-        tune_compare(problems, count, threads, thread_count, 1.0);
-    }
     return 0;
 }
