@@ -434,9 +434,10 @@ static void fillers_of_class(void **state)
 /* interior copies                                                                        */
 /* ===================================================================================== */
 
-static const size_t large_copy_sizes[] = {511,  512,   513,   1000,         4095,
-                                          4096 + 13, 65536 + 7, (1u << 20) + 37,
-                                          (3u << 20) + 5};
+/* 257..8192 take the x86 copies' aligned-destination path: both ends of it are here */
+static const size_t large_copy_sizes[] = {257,  300,  511,  512,   513,   1000,  1024, 4095,
+                                          4096 + 13, 8191, 8192, 8193, 65536 + 7,
+                                          (1u << 20) + 37, (3u << 20) + 5};
 #define MAX_COPY ((3u << 20) + 5)
 static const size_t copy_src_offsets[] = {0, 3, 33};
 static const size_t copy_dst_offsets[] = {0, 1, 7, 31, 32, 63};
