@@ -91,12 +91,9 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
         const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
         const int64_t crop_end = end[k] < 0 ? end[k] : 0;
         int64_t kept, term;
-        if (crop_begin == INT64_MIN || crop_end == INT64_MIN ||
-            ndpad_add_overflows(shape[k], crop_begin, &kept) ||
-            ndpad_add_overflows(kept, crop_end, &kept))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "pads for axis %d (%lld, %lld) overflow int64",
-                       (int)k, (long long)begin[k], (long long)end[k]);
-        onnx->shape[k] = kept > 0 ? kept : 0;
+        /* shape + crops, exactly: below INT64_MIN (crops of -2^63) is a crop of everything */
+        if (ndpad_add3_overflows(shape[k], crop_begin, crop_end, &kept)) kept = 0;
+        onnx->shape[k] = kept > 0 ? kept : 0; /* kept > 0: -crop_begin < shape[k] fits */
         onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
         onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
         onnx->in_strides[k] = stride;

@@ -102,10 +102,6 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
             NDPAD_FAIL(NDPAD_ERR_INTERIOR_MODE,
                        "interior[%d] = %lld needs mode CONSTANT, not %s", (int)k,
                        (long long)a->r, mode_names[problem->mode]);
-        if (!constant && a->d > INT64_MAX / 2)
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
-                       "shape[%d] = %lld is too large for mode %s (its period 2 * shape "
-                       "overflows int64)", (int)k, (long long)a->d, mode_names[problem->mode]);
         int64_t step;
         if (a->d == 0) {
             a->dilated = 0;
@@ -159,6 +155,17 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",
                    (long long)out_elems, v->elem_size);
     v->out_elems = out_elems;
+
+    /* REFLECT and SYMMETRIC repeat with period 2 (d - 1) and 2 d, computed in int64 when an
+     * output element is made: an extent above 2^62 is refused then (its input alone would
+     * be 2^62 elements). WRAP's period is d; an empty output computes none. */
+    const bool doubled = problem->mode == NDPAD_REFLECT || problem->mode == NDPAD_SYMMETRIC;
+    for (int32_t k = 0; k < rank && doubled && out_elems > 0; k++)
+        if (v->axis[k].d > INT64_MAX / 2)
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "shape[%d] = %lld is too large for mode %s (its period 2 * shape "
+                       "overflows int64)", (int)k, (long long)v->axis[k].d,
+                       mode_names[problem->mode]);
 
     /* Strides: given or dense; output strides may not be zero where elements would collide. */
     int64_t extents[NDPAD_MAX_RANK] = {0}, dense[NDPAD_MAX_RANK];

@@ -360,8 +360,8 @@ static const onnx_case onnx_cases[] = {
     {"onnx_rank_33", 33, E(0), E(0), 0, E(0), -2, "constant", NDPAD_ERR_RANK, {"rank = 33"}},
     {"onnx_negative_extent", 2, E(3, -1), E(0, 0, 0, 0), 4, E(0), -2, "constant",
      NDPAD_ERR_SHAPE, {"shape[1]"}},
-    {"onnx_pads_int64_min", 1, E(3), E(INT64_MIN, 0), 2, E(0), -2, "constant",
-     NDPAD_ERR_OVERFLOW, {"axis 0"}},
+    {"onnx_pads_int64_max", 1, E(3), E(INT64_MAX, 1), 2, E(0), -2, "constant",
+     NDPAD_ERR_OVERFLOW, {"pads_begin[0]"}},
     {"onnx_edge_growing_empty_axis", 2, E(3, 0), E(0, 1, 0, 1), 4, E(0), -2, "edge",
      NDPAD_ERR_EMPTY_AXIS, {"axis 1"}},
 };
@@ -711,6 +711,26 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
     assert_int_equal(ndpad_onnx_pad(3, oshape, 2, opads, 6, NULL, 0, "constant", NULL, NULL,
                                     NULL),
                      NDPAD_OK);
+    /* fuzz-onnx: crops of -INT64_MAX summed with the extent overflowed instead of cropping
+     * everything (ONNX Runtime: crop first; an empty output) */
+    const int64_t cshape[3] = {2, 3, 4};
+    const int64_t cpads[6] = {-16, -20, -M, -M, -M, -9}, cpads2[2] = {INT64_MIN, 0};
+    int64_t out_shape[3];
+    assert_int_equal(ndpad_onnx_problem_init(&onnx, 3, cshape, 2, cpads, 6, NULL, 0, "reflect",
+                                             NULL),
+                     NDPAD_OK);
+    assert_int_equal(ndpad_output_shape(&onnx.problem, out_shape), NDPAD_OK);
+    assert_int_equal(out_shape[0] * out_shape[1] * out_shape[2], 0);
+    assert_int_equal(ndpad_onnx_pad(1, cshape, 4, cpads2, 2, NULL, 0, "constant", NULL, NULL,
+                                    NULL),
+                     NDPAD_OK);
+    /* fuzz-pad: WRAP's period is d, so d > 2^62 is no overflow (REFLECT's 2 (d - 1) is, but
+     * only when an output element is made) */
+    const int64_t wshape[2] = {6917529027641081856, 0}, wpads[2] = {-20, -20};
+    const ndpad_problem wrap = {.rank = 2, .mode = NDPAD_WRAP, .elem_size = 5, .shape = wshape,
+                                .pads_begin = wpads, .pads_end = wpads};
+    assert_int_equal(ndpad_output_shape(&wrap, out_shape), NDPAD_OK);
+    assert_int_equal(ndpad_pad(&wrap, NULL, NULL), NDPAD_OK);
 }
 
 /* fuzz-wisdom: gbps = 999999999.9999 was accepted, exported as "1000000000.000" and that

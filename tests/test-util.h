@@ -137,6 +137,8 @@ static inline void test_int_elements(const int64_t *values, size_t count, size_t
 
 static inline int64_t test_count(int32_t rank, const int64_t *extents)
 {
+    for (int32_t k = 0; k < rank; k++)
+        if (extents[k] == 0) return 0; /* the other extents may then be huge */
     int64_t c = 1;
     for (int32_t k = 0; k < rank; k++) c *= extents[k];
     return c;

@@ -392,6 +392,10 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     for (int32_t k = 0; k < rank; k++)
         if (shape[k] < 0) breaks(&v, NDPAD_ERR_SHAPE, "shape[%d]", (int)k);
     if (v.status != NDPAD_OK || !axes_ok) goto done;
+    /* the ONNX input is the dense tensor of `shape`: its element count must fit int64 */
+    ref_i128 in_count = 1;
+    for (int32_t k = 0; k < rank; k++) in_count = sat_mul(in_count, shape[k]);
+    if (in_count > REF_I64_MAX) breaks(&v, NDPAD_ERR_OVERFLOW, "shape");
 
     for (int32_t k = 0; k < rank; k++) {
         int64_t b = 0, e = 0;
