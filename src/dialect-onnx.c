@@ -87,17 +87,23 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
                        (long long)shape[k]);
         if (shape[k] == 0) empty = true;
     }
+    bool cropped_empty = empty; /* no input element left: the offset is never used */
     for (int32_t k = rank - 1; k >= 0; k--) {
         const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
         const int64_t crop_end = end[k] < 0 ? end[k] : 0;
-        int64_t kept, term;
+        int64_t kept;
         /* shape + crops, exactly: below INT64_MIN (crops of -2^63) is a crop of everything */
         if (ndpad_add3_overflows(shape[k], crop_begin, crop_end, &kept)) kept = 0;
         onnx->shape[k] = kept > 0 ? kept : 0; /* kept > 0: -crop_begin < shape[k] fits */
         onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
         onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
+        if (onnx->shape[k] == 0) cropped_empty = true;
+    }
+    for (int32_t k = rank - 1; k >= 0; k--) {
+        const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
+        int64_t term;
         onnx->in_strides[k] = stride;
-        if (!empty && onnx->shape[k] > 0 &&
+        if (!cropped_empty &&
             (ndpad_mul_overflows(-crop_begin, stride, &term) ||
              ndpad_add_overflows(offset, term, &offset)))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop of axis %d overflows the input offset", (int)k);
@@ -105,7 +111,7 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "shape overflows int64 at axis %d", (int)k);
     }
     int64_t offset_bytes = 0;
-    if (!empty && ndpad_mul_overflows(offset, (int64_t)elem_size, &offset_bytes))
+    if (!cropped_empty && ndpad_mul_overflows(offset, (int64_t)elem_size, &offset_bytes))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop offset of %lld elements overflows in bytes",
                    (long long)offset);
     onnx->in_offset = (ptrdiff_t)offset_bytes;

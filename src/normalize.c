@@ -109,8 +109,9 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
             .in_stride = stride_bytes(src->in_stride, v->elem_size, src->d),
             .out_stride = stride_bytes(src->out_stride, v->elem_size, src->n),
         };
-        if (mode == NDPAD_CONSTANT) crop_constant(&a, &in_offset, &all_pad);
-        else if (mode == NDPAD_EDGE) crop_edge(&a, &in_offset);
+        /* an empty output is not cropped: its positions need not fit int64 */
+        if (!plan->empty && mode == NDPAD_CONSTANT) crop_constant(&a, &in_offset, &all_pad);
+        else if (!plan->empty && mode == NDPAD_EDGE) crop_edge(&a, &in_offset);
         dims[ndim++] = a;
     }
 

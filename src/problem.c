@@ -119,13 +119,6 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
                        "int64", (int)k, (long long)a->b, (long long)a->dilated, (int)k,
                        (long long)a->e);
         a->n = n > 0 ? n : 0;
-        /* Every position o - b with o in [0, n) must be representable. */
-        int64_t last_position;
-        if (a->n > 0 && (a->b == INT64_MIN ||
-                         ndpad_sub_overflows(a->n - 1, a->b, &last_position)))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
-                       "pads_begin[%d] = %lld puts output positions out of int64 range",
-                       (int)k, (long long)a->b);
     }
 
     /* The empty-axis rule holds even when another axis empties the whole output. */
@@ -155,6 +148,17 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",
                    (long long)out_elems, v->elem_size);
     v->out_elems = out_elems;
+
+    /* Every position o - b with o in [0, n) must be representable, when an output element
+     * is made at all (an empty output computes no position). */
+    for (int32_t k = 0; k < rank && out_elems > 0; k++) {
+        const ndpad_axis *a = &v->axis[k];
+        int64_t last_position;
+        if (a->b == INT64_MIN || ndpad_sub_overflows(a->n - 1, a->b, &last_position))
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "pads_begin[%d] = %lld puts output positions out of int64 range",
+                       (int)k, (long long)a->b);
+    }
 
     /* REFLECT and SYMMETRIC repeat with period 2 (d - 1) and 2 d, computed in int64 when an
      * output element is made: an extent above 2^62 is refused then (its input alone would

@@ -731,6 +731,27 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
                                 .pads_begin = wpads, .pads_end = wpads};
     assert_int_equal(ndpad_output_shape(&wrap, out_shape), NDPAD_OK);
     assert_int_equal(ndpad_pad(&wrap, NULL, NULL), NDPAD_OK);
+    /* fuzz-pad: output positions of an axis were range-checked though another axis empties
+     * the output (no position is ever computed then) */
+    const int64_t rshape[2] = {0, 9}, rpb[2] = {-17, -16}, rpe[2] = {2, M};
+    const ndpad_problem reflect = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = 8,
+                                   .shape = rshape, .pads_begin = rpb, .pads_end = rpe};
+    assert_int_equal(ndpad_output_shape(&reflect, out_shape), NDPAD_OK);
+    assert_int_equal(ndpad_pad(&reflect, NULL, NULL), NDPAD_OK);
+    const int64_t mpb[2] = {0, INT64_MIN}, mpe[2] = {-1, M};
+    const int64_t mshape[2] = {1, 9};
+    for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
+        const ndpad_problem q = {.rank = 2, .mode = mode, .elem_size = 1, .shape = mshape,
+                                 .pads_begin = mpb, .pads_end = mpe};
+        assert_int_equal(ndpad_output_shape(&q, out_shape), NDPAD_OK);
+        assert_int_equal(ndpad_pad(&q, NULL, NULL), NDPAD_OK);
+    }
+    /* fuzz-onnx: the crop offset in bytes was checked though the crop left no element */
+    const int64_t eshape[2] = {2, 1048576}, epads[4] = {-19, -20, -20, -20};
+    assert_int_equal(ndpad_onnx_problem_init(&onnx, 2, eshape, (size_t)1 << 62, epads, 4, NULL,
+                                             0, "constant", NULL),
+                     NDPAD_OK);
+    assert_int_equal(onnx.in_offset, 0);
 }
 
 /* fuzz-wisdom: gbps = 999999999.9999 was accepted, exported as "1000000000.000" and that
