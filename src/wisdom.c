@@ -32,6 +32,8 @@
 #define MAX_SLICE_RUNS 15  /* ... and at most                                               */
 #define SEARCH_SHARE   0.75 /* of a class's budget spent on the passes; the rest confirms  */
 #define MAX_CANDIDATES 256
+#define MAX_SPREAD     1.5 /* upper / lower quartile of confirming runs beyond which the
+                              machine is too noisy to trust a winner over the default */
 
 typedef struct entry {
     ndpad_wisdom_key key;
@@ -845,6 +847,15 @@ static double median_of(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Upper over lower quartile of v[0..n) (sorted in place): 1 for steady timings, 2 and more
+ * when some runs stall (another process takes the core). */
+static double spread_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), by_double);
+    const double low = v[n / 4], high = v[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+    return low > 0 ? high / low : 1.0;
+}
+
 static bool same_tile(const ndpad_tile *a, const ndpad_tile *b)
 {
     return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads &&
@@ -941,7 +952,10 @@ bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result 
         }
         plan->tile = saved;
         const double speedup_ratio = median_of(ratio, n);
-        won = speedup_ratio < MARGIN;
+        /* A load that comes and goes can make the other tile look better for a while (one
+         * thread wins while a second core is taken): with spread timings, no verdict. */
+        r->noisy = spread_of(a, n) > MAX_SPREAD || spread_of(b, n) > MAX_SPREAD;
+        won = speedup_ratio < MARGIN && !r->noisy;
         def_time = median_of(a, n);
         best_time = def_time * speedup_ratio;
     }

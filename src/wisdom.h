@@ -83,13 +83,15 @@ typedef struct ndpad_tune_result {
     ndpad_tile default_tile, tuned_tile;
     double     default_gbps, tuned_gbps; /* medians */
     int        candidates, measured;
+    bool       noisy; /* the confirming runs were too spread to trust: default kept */
 } ndpad_tune_result;
 
 typedef void (*ndpad_tune_progress_fn)(int done, int total, void *user);
 
 /* Measure the default tile and the candidates of `plan` for about `budget_seconds` and
  * store the winner in the wisdom under the plan's class (the default tile when no candidate
- * beats it by 5%, so that the class counts as tuned). False when no scratch memory. */
+ * beats it by 5%, or when the confirming runs are too spread to tell, as on a machine whose
+ * load comes and goes: so that the class counts as tuned). False when no scratch memory. */
 NDPAD_INTERNAL bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds,
                                     ndpad_tune_result *result,
                                     ndpad_tune_progress_fn progress, void *user);

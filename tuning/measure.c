@@ -82,13 +82,15 @@ void tune_print_summary(const tune_outcome *outcomes, int count)
         tile_text(&o->result.tuned_tile, tuned, sizeof(tuned));
         const double speedup = o->result.default_gbps > 0
                                    ? o->result.tuned_gbps / o->result.default_gbps : 1.0;
-        printf("%-18s %-60s %-16s %-16s %8.2f %8.2f %6.2fx %d/%d\n", o->problem.name,
+        printf("%-18s %-60s %-16s %-16s %8.2f %8.2f %6.2fx %d/%d%s\n", o->problem.name,
                o->class_key, def, tuned, o->result.default_gbps, o->result.tuned_gbps,
-               speedup, o->result.measured, o->result.candidates);
+               speedup, o->result.measured, o->result.candidates,
+               o->result.noisy ? " noisy: kept the heuristic" : "");
     }
     printf("tile = rows x columns / threads (/nt = streaming stores); nthr = the plans' thread "
            "budget;\nGB/s = (output bytes + input bytes copied) / median time; speedup 1.00x = "
-           "the heuristic's tile was kept\n");
+           "the heuristic's tile was kept;\nnoisy = the timings spread too much (a loaded "
+           "machine) to trust a winner: tune again when it is quiet\n");
 }
 
 static int by_double(const void *a, const void *b)
