@@ -1,0 +1,333 @@
+/*
+ * fuzz-onnx.c — libFuzzer target for ndpad's text and byte parsers that exist today:
+ *   1. the ONNX entry point: ndpad_onnx_problem_init / ndpad_onnx_pad with arbitrary rank,
+ *      shape, pads (and pads_count, right or wrong), axes (NULL, repeated, out of range,
+ *      hostile counts) and mode strings (valid names, near misses, arbitrary bytes);
+ *      compared with the reference's ONNX semantics (tests/ref) and, when valid and small,
+ *      run and compared byte for byte with guard bytes;
+ *   2. the NDPAD_ISA environment variable: set to fuzzed text, then a plan is created
+ *      with default options; the only outcomes allowed are the named level (or the best
+ *      one for "auto" / "") and NDPAD_ERR_ISA_UNAVAILABLE with a bounded message.
+ * The tuning-cache (wisdom) parser has its own target, fuzz-wisdom.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fuzz-common.h"
+
+#define ARR          40
+#define FUZZ_MAX_OUT ((int64_t)16384)
+#define FUZZ_MAX_BYTES ((int64_t)1 << 17)
+
+typedef struct onnx_case {
+    int32_t        rank;
+    size_t         elem_size;
+    int64_t       *shape;       /* NULL or exactly max(rank, 1) entries */
+    int64_t       *pads;        /* NULL or exactly the entries pads_count promises (when sane) */
+    int64_t        pads_count;
+    int64_t       *axes;        /* NULL or exactly the entries axes_count promises (when sane) */
+    int64_t        axes_count;
+    const char    *mode;
+    char           mode_text[300];
+    unsigned char *constant_value;
+    bool           set_isa;
+    char           isa_text[32];
+} onnx_case;
+
+static const onnx_case *current;
+
+static void fuzz_describe_current(void)
+{
+    if (current == NULL) return;
+    char line[2048];
+    ndpad_ref_format_onnx(line, sizeof line, current->rank, current->shape,
+                          current->elem_size, current->pads, current->pads_count,
+                          current->axes, current->axes_count, current->mode);
+    fprintf(stderr, "  %s\n", line);
+    if (current->set_isa) fprintf(stderr, "  NDPAD_ISA=\"%s\"\n", current->isa_text);
+}
+
+static void decode_text(fuzz_reader *r, char *dst, size_t capacity)
+{
+    const size_t length = fuzz_u8(r) % capacity; /* < capacity: room for the NUL */
+    fuzz_bytes(r, dst, length);
+    dst[length] = '\0';
+}
+
+static void decode(fuzz_reader *r, onnx_case *c)
+{
+    static const int32_t hostile_ranks[] = {-1, NDPAD_MAX_RANK + 1, INT32_MIN, NDPAD_MAX_RANK,
+                                            INT32_MAX, -2, 40, 7};
+    static const char *const odd_modes[] = {
+        "symmetric", "Constant", "EDGE", "", "reflect ", " wrap", "constant\n", "%s%n%s%n",
+        "wrap\xff", "edg", "reflectx", "constant\0edge", "\xc3\xa9" "dge", "NULL", "0", "auto"};
+
+    memset(c, 0, sizeof(*c));
+    const uint8_t rank_byte = fuzz_u8(r);
+    c->rank = rank_byte < 240 ? rank_byte % 6 : hostile_ranks[rank_byte % 8];
+    c->elem_size = fuzz_elem_size(r);
+    const uint8_t flags = fuzz_u8(r);
+    const bool rank_ok = c->rank >= 0 && c->rank <= NDPAD_MAX_RANK;
+    const int32_t axes = rank_ok ? c->rank : 0;
+
+    if (!(flags & 1) || c->rank == 0) {
+        c->shape = test_xmalloc(sizeof(int64_t) * (size_t)(axes > 0 ? axes : 1));
+        for (int32_t k = 0; k < axes; k++) c->shape[k] = fuzz_extent(r);
+    }
+
+    /* axes: NULL (all axes in order), or a list that may repeat or leave the range */
+    const uint8_t axes_byte = fuzz_u8(r);
+    int64_t num_axes = axes;
+    if (axes_byte & 3) {
+        static const int64_t hostile_counts[] = {-1, INT64_MAX, INT64_MIN, NDPAD_MAX_RANK + 1};
+        const uint8_t v = axes_byte >> 2;
+        c->axes_count = v < 60 ? v % (axes + 3) : hostile_counts[v % 4];
+        const bool sane = c->axes_count >= 0 && c->axes_count <= 2 * NDPAD_MAX_RANK;
+        const int64_t entries = sane ? c->axes_count : 1;
+        c->axes = test_xmalloc(sizeof(int64_t) * (size_t)(entries > 0 ? entries : 1));
+        for (int64_t i = 0; i < entries; i++) {
+            const uint8_t b = fuzz_u8(r);
+            if (b < 240) c->axes[i] = (int64_t)(b % (2 * axes + 4)) - axes - 2;
+            else c->axes[i] = fuzz_hostile_i64[b % 16];
+        }
+        num_axes = c->axes_count;
+    }
+
+    /* pads_count: usually 2 * the number of axes */
+    const uint8_t count_byte = fuzz_u8(r);
+    const int64_t expected = num_axes >= 0 && num_axes <= 4 * NDPAD_MAX_RANK ? 2 * num_axes : 0;
+    if (count_byte < 224) {
+        c->pads_count = expected;
+    } else {
+        const int64_t odd[] = {expected + 1, expected - 1, 0, -1, INT64_MAX, INT64_MIN,
+                               expected + 2, -2, 2 * expected, 1, 3, 64, INT64_MAX - 1,
+                               expected / 2, 4 * NDPAD_MAX_RANK + 2, -expected};
+        c->pads_count = odd[count_byte % 16];
+    }
+    if (!(flags & 2)) {
+        const bool sane = c->pads_count >= 0 && c->pads_count <= 4 * NDPAD_MAX_RANK + 2;
+        const int64_t entries = sane ? c->pads_count : expected + 1;
+        c->pads = test_xmalloc(sizeof(int64_t) * (size_t)(entries > 0 ? entries : 1));
+        for (int64_t i = 0; i < entries; i++) c->pads[i] = fuzz_pad(r);
+    }
+
+    /* mode: a valid name, NULL, a near miss, or arbitrary bytes */
+    const uint8_t mode_byte = fuzz_u8(r);
+    static const char *const valid_modes[] = {"constant", "edge", "reflect", "wrap"};
+    switch (mode_byte % 8) {
+    case 0: case 1: case 2: case 3: c->mode = valid_modes[mode_byte % 8]; break;
+    case 4: c->mode = NULL; break;
+    case 5:
+        c->mode = odd_modes[(mode_byte >> 3) % FUZZ_COUNT(odd_modes)];
+        if ((mode_byte >> 3) == 31) { /* a 299-byte name */
+            memset(c->mode_text, 'a', sizeof c->mode_text - 1);
+            c->mode = c->mode_text;
+        }
+        break;
+    default:
+        decode_text(r, c->mode_text, 64);
+        c->mode = c->mode_text;
+        break;
+    }
+
+    if ((flags & 4) && c->elem_size > 0 && c->elem_size <= 4096) {
+        c->constant_value = test_xmalloc(c->elem_size);
+        const size_t given = c->elem_size < 64 ? c->elem_size : 64;
+        fuzz_bytes(r, c->constant_value, given);
+        for (size_t i = given; i < c->elem_size; i++) c->constant_value[i] = (unsigned char)i;
+    }
+
+    c->set_isa = (flags & 8) != 0;
+    if (c->set_isa) {
+        const uint8_t which = fuzz_u8(r);
+        static const char *const names[] = {"auto", "scalar", "avx2", "avx512", "neon", "",
+                                            "AVX2", "sse2"};
+        if (which < 128) snprintf(c->isa_text, sizeof c->isa_text, "%s", names[which % 8]);
+        else decode_text(r, c->isa_text, sizeof c->isa_text);
+    }
+}
+
+static void release(onnx_case *c)
+{
+    free(c->shape);
+    free(c->pads);
+    free(c->axes);
+    free(c->constant_value);
+}
+
+/* ---- ONNX ---------------------------------------------------------------------------- */
+
+static void check_onnx(const onnx_case *c)
+{
+    ndpad_ref_verdict verdict;
+    int64_t ref_shape[ARR];
+    ndpad_ref_onnx_validate(c->rank, c->shape, c->elem_size, c->pads, c->pads_count, c->axes,
+                            c->axes_count, c->mode, &verdict, ref_shape);
+
+    ndpad_onnx_problem *onnx = test_xmalloc(sizeof(*onnx));
+    const ndpad_status st =
+        ndpad_onnx_problem_init(onnx, c->rank, c->shape, c->elem_size, c->pads, c->pads_count,
+                                c->axes, c->axes_count, c->mode, c->constant_value);
+
+    /* As in fuzz-pad.c: an element size above PTRDIFF_MAX is NDPAD_ERR_OVERFLOW for ndpad
+     * even when the tensors are empty (the reference only checks their byte counts). */
+    if (st == NDPAD_ERR_OVERFLOW && c->elem_size > (size_t)PTRDIFF_MAX) {
+        free(onnx);
+        return;
+    }
+    if (verdict.status != NDPAD_OK) {
+        FUZZ_CHECK(fuzz_status_allowed(st, &verdict),
+                   "ndpad_onnx_problem_init returned %d (%s); the reference says %d (%s)",
+                   (int)st, ndpad_last_error(), (int)verdict.status, verdict.where);
+        FUZZ_CHECK(fuzz_last_error_ok(), "ndpad_onnx_problem_init: bad ndpad_last_error()");
+        enum { SIZE = 512 };
+        static unsigned char in[SIZE], out[SIZE];
+        for (int i = 0; i < SIZE; i++) in[i] = (unsigned char)(i * 5 + 3);
+        memset(out, TEST_SENTINEL, sizeof out);
+        const ndpad_status st2 =
+            ndpad_onnx_pad(c->rank, c->shape, c->elem_size, c->pads, c->pads_count, c->axes,
+                           c->axes_count, c->mode, c->constant_value, in, out);
+        FUZZ_CHECK(fuzz_status_allowed(st2, &verdict),
+                   "ndpad_onnx_pad returned %d (%s); the reference says %d (%s)", (int)st2,
+                   ndpad_last_error(), (int)verdict.status, verdict.where);
+        FUZZ_CHECK(test_all_bytes_are(out, sizeof out, TEST_SENTINEL),
+                   "ndpad_onnx_pad wrote to out on error");
+        for (int i = 0; i < SIZE; i++)
+            FUZZ_CHECK(in[i] == (unsigned char)(i * 5 + 3), "ndpad_onnx_pad wrote the input");
+        free(onnx);
+        return;
+    }
+
+    FUZZ_CHECK(st == NDPAD_OK, "ndpad_onnx_problem_init rejects a valid call: %d (%s)", (int)st,
+               ndpad_last_error());
+    const int32_t rank = c->rank;
+    int64_t n[ARR];
+    const ndpad_status shape_st = ndpad_output_shape(&onnx->problem, n);
+    FUZZ_CHECK(shape_st == NDPAD_OK, "ndpad_output_shape of the ONNX problem: %d (%s)",
+               (int)shape_st, ndpad_last_error());
+    for (int32_t k = 0; k < rank; k++) {
+        FUZZ_CHECK(n[k] == ref_shape[k], "output extent %d: ndpad %lld, reference %lld", (int)k,
+                   (long long)n[k], (long long)ref_shape[k]);
+        FUZZ_CHECK(onnx->problem.pads_begin[k] >= 0 && onnx->problem.pads_end[k] >= 0,
+                   "the ONNX translation has a negative pad on axis %d", (int)k);
+    }
+
+    /* run when small: dense input and output, guards on both sides */
+    const size_t es = c->elem_size;
+    __int128 in_count = 1, out_count = 1;
+    for (int32_t k = 0; k < rank; k++) {
+        in_count *= c->shape[k];
+        out_count *= n[k];
+        if (in_count > FUZZ_MAX_OUT) in_count = FUZZ_MAX_OUT + 1;
+        if (out_count > FUZZ_MAX_OUT) out_count = FUZZ_MAX_OUT + 1;
+    }
+    if (in_count > FUZZ_MAX_OUT || out_count > FUZZ_MAX_OUT || es > 4096 ||
+        in_count * (__int128)es > FUZZ_MAX_BYTES || out_count * (__int128)es > FUZZ_MAX_BYTES) {
+        free(onnx);
+        return;
+    }
+    const size_t in_bytes = (size_t)in_count * es, out_bytes = (size_t)out_count * es;
+    fuzz_buffer in = fuzz_buffer_make(in_bytes);
+    test_rng rng = test_rng_make(0x0ada, in_bytes);
+    test_rng_bytes(&rng, in.alloc, in.size);
+    unsigned char *in_copy = test_xmalloc(in.size);
+    memcpy(in_copy, in.alloc, in.size);
+    fuzz_buffer expected = fuzz_buffer_make(out_bytes), actual = fuzz_buffer_make(out_bytes),
+                core = fuzz_buffer_make(out_bytes);
+    unsigned char *in_body = in.alloc + TEST_GUARD;
+
+    const ndpad_status want =
+        ndpad_ref_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count,
+                           c->mode, c->constant_value, in_body, expected.alloc + TEST_GUARD);
+    FUZZ_CHECK(want == NDPAD_OK, "fuzz bug: the reference fails on a valid call (%d)", (int)want);
+    const ndpad_status got =
+        ndpad_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count,
+                       c->mode, c->constant_value, in_body, actual.alloc + TEST_GUARD);
+    FUZZ_CHECK(got == NDPAD_OK, "ndpad_onnx_pad: %d (%s)", (int)got, ndpad_last_error());
+    ptrdiff_t diff = test_first_difference(expected.alloc, actual.alloc, expected.size);
+    if (diff >= 0) test_print_difference(stderr, expected.alloc, actual.alloc, expected.size, TEST_GUARD);
+    FUZZ_CHECK(diff < 0, "ndpad_onnx_pad differs from the reference at byte %td", diff);
+
+    const ndpad_status got_core =
+        ndpad_pad(&onnx->problem, in_body + onnx->in_offset, core.alloc + TEST_GUARD);
+    FUZZ_CHECK(got_core == NDPAD_OK, "ndpad_pad(onnx.problem): %d (%s)", (int)got_core,
+               ndpad_last_error());
+    diff = test_first_difference(expected.alloc, core.alloc, expected.size);
+    if (diff >= 0) test_print_difference(stderr, expected.alloc, core.alloc, expected.size, TEST_GUARD);
+    FUZZ_CHECK(diff < 0, "ndpad_pad(onnx.problem, in + in_offset) differs at byte %td", diff);
+    FUZZ_CHECK(memcmp(in.alloc, in_copy, in.size) == 0, "the input was modified");
+
+    free(in_copy);
+    fuzz_buffer_free(&in);
+    fuzz_buffer_free(&expected);
+    fuzz_buffer_free(&actual);
+    fuzz_buffer_free(&core);
+    free(onnx);
+}
+
+/* ---- NDPAD_ISA ----------------------------------------------------------------------- */
+
+static void check_isa_variable(const onnx_case *c)
+{
+    static const int64_t shape[2] = {3, 5}, pb[2] = {1, 7}, pe[2] = {2, 0};
+    static const int32_t in[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const ndpad_problem p = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = 4, .shape = shape,
+                             .pads_begin = pb, .pads_end = pe};
+    int32_t expected[6 * 12], actual[6 * 12];
+
+    const char *saved = getenv("NDPAD_ISA");
+    char saved_copy[256];
+    if (saved) snprintf(saved_copy, sizeof saved_copy, "%s", saved);
+    setenv("NDPAD_ISA", c->isa_text, 1);
+
+    ndpad_plan *plan = NULL;
+    const ndpad_status st = ndpad_plan_create(&p, NULL, &plan);
+    int32_t named = -1; /* the level the text names, -1 for none, 0 for the best */
+    for (int32_t isa = NDPAD_ISA_AUTO; isa <= NDPAD_ISA_NEON; isa++)
+        if (strcmp(c->isa_text, ndpad_isa_name((ndpad_isa)isa)) == 0) named = isa;
+    if (c->isa_text[0] == '\0') named = NDPAD_ISA_AUTO;
+
+    if (st == NDPAD_OK) {
+        FUZZ_CHECK(named >= 0, "NDPAD_ISA=\"%s\" names no level but a plan was made",
+                   c->isa_text);
+        FUZZ_CHECK(named == NDPAD_ISA_AUTO || ndpad_plan_isa(plan) == (ndpad_isa)named,
+                   "NDPAD_ISA=\"%s\" gave a plan with isa %s", c->isa_text,
+                   ndpad_isa_name(ndpad_plan_isa(plan)));
+        FUZZ_CHECK(ndpad_plan_isa(plan) != NDPAD_ISA_AUTO, "a plan reports isa auto");
+        FUZZ_CHECK(ndpad_ref_pad(&p, in, expected) == NDPAD_OK, "fuzz bug: reference fails");
+        memset(actual, TEST_SENTINEL, sizeof actual);
+        FUZZ_CHECK(ndpad_execute(plan, in, actual) == NDPAD_OK, "ndpad_execute failed");
+        FUZZ_CHECK(memcmp(expected, actual, sizeof actual) == 0,
+                   "NDPAD_ISA=\"%s\": output differs from the reference", c->isa_text);
+    } else {
+        FUZZ_CHECK(st == NDPAD_ERR_ISA_UNAVAILABLE,
+                   "NDPAD_ISA=\"%s\": ndpad_plan_create returned %d (%s)", c->isa_text, (int)st,
+                   ndpad_last_error());
+        FUZZ_CHECK(named != NDPAD_ISA_AUTO && named != NDPAD_ISA_SCALAR,
+                   "NDPAD_ISA=\"%s\" is always available but was refused", c->isa_text);
+        FUZZ_CHECK(plan == NULL, "*plan non-NULL on error");
+        FUZZ_CHECK(fuzz_last_error_ok(), "bad ndpad_last_error() for NDPAD_ISA");
+        FUZZ_CHECK(strstr(ndpad_last_error(), "NDPAD_ISA") != NULL,
+                   "the message does not name NDPAD_ISA: %s", ndpad_last_error());
+        memset(actual, TEST_SENTINEL, sizeof actual);
+        FUZZ_CHECK(ndpad_pad(&p, in, actual) == NDPAD_ERR_ISA_UNAVAILABLE,
+                   "ndpad_pad and ndpad_plan_create disagree on NDPAD_ISA=\"%s\"", c->isa_text);
+        FUZZ_CHECK(test_all_bytes_are(actual, sizeof actual, TEST_SENTINEL),
+                   "ndpad_pad wrote to out on error");
+    }
+    ndpad_plan_destroy(plan);
+
+    if (saved) setenv("NDPAD_ISA", saved_copy, 1);
+    else unsetenv("NDPAD_ISA");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_reader r = {data, size, 0};
+    onnx_case c;
+    decode(&r, &c);
+    current = &c;
+    check_onnx(&c);
+    if (c.set_isa) check_isa_variable(&c);
+    current = NULL;
+    release(&c);
+    return 0;
+}
