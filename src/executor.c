@@ -44,7 +44,8 @@ typedef struct row_context {
     int64_t           x0, x1;         /* the tile's columns                           */
     int64_t           c0, c1;         /* the interior run clipped to those columns    */
     const ndpad_fill_fn *fill;        /* the plan's fillers, by mode                  */
-    ndpad_row_border  left, right;    /* non-CONSTANT dense rows: [x0, c0), [c1, x1)  */
+    const ndpad_row_border *left;     /* non-CONSTANT dense rows: [x0, c0)            */
+    const ndpad_row_border *right;    /*                          [c1, x1)            */
     bool              constant;
     bool              dense;
     bool              skip_interior;
@@ -62,7 +63,7 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (x0 < c0) {
         if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
-        else ndpad_row_border_fill(&ctx->left, ctx->fill, src, dst, es);
+        else ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
     }
     if (c0 < c1 && !skip_interior) {
         if (ctx->row.r == 0)
@@ -73,7 +74,7 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (c1 < x1) {
         if (ctx->constant) ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
-        else ndpad_row_border_fill(&ctx->right, ctx->fill, src, dst, es);
+        else ndpad_row_border_fill(ctx->right, ctx->fill, src, dst, es);
     }
 }
 
@@ -168,10 +169,12 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     ctx.c1 = ctx.row.copy_end < ctx.c0 ? ctx.c0
              : ctx.row.copy_end > ctx.x1 ? ctx.x1 : ctx.row.copy_end;
 
+    ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) {
         ctx.fill = plan->kernels->fill;
-        ndpad_row_border_plan(&ctx.left, mode, &ctx.row, ctx.x0, ctx.c0);
-        ndpad_row_border_plan(&ctx.right, mode, &ctx.row, ctx.c1, ctx.x1);
+        ndpad_row_border_plan(&left, mode, &ctx.row, ctx.x0, ctx.c0);
+        ndpad_row_border_plan(&right, mode, &ctx.row, ctx.c1, ctx.x1);
+        ctx.left = &left, ctx.right = &right;
     }
 
     if (outer == 0) {
@@ -212,22 +215,17 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         int64_t o = index[outer - 1];
         const int64_t o_end = o + (r1 - r) < last.n ? o + (r1 - r) : last.n;
         r += o_end - o;
-        if (flat && !prefix_pad && last.r == 0 && ctx.row.r == 0 && src_base != NULL) {
-            /* rows before the interior of this axis, then its interior rows in one go */
+        if (flat && (prefix_pad || (last.r == 0 && ctx.row.r == 0 && src_base != NULL))) {
+            /* Flat CONSTANT: pad rows are part of the gap the next run's fill covers, so
+             * only the interior rows of this axis are visited, in one strided loop. */
             const int64_t lo = o > last.copy_begin ? o : last.copy_begin;
             const int64_t hi = o_end < last.copy_end ? o_end : last.copy_end;
-            for (; o < lo && o < o_end; o++) {
-                const int64_t i = ndpad_dim_source(&last, mode, o);
-                run_row_flat(&ctx, i < 0 ? src_base : src_base + i * last.in_stride,
-                             dst_base + o * last.out_stride, i < 0, false, &cursor);
-            }
-            if (lo < hi) {
+            if (!prefix_pad && lo < hi)
                 run_rows_flat_interior(&ctx, src_base + (lo - last.b) * last.in_stride,
                                        dst_base + lo * last.out_stride, hi - lo, last.in_stride,
                                        last.out_stride, skip_interior && prefix_inside,
                                        &cursor);
-                o = hi;
-            }
+            o = o_end;
         }
         for (; o < o_end; o++) {
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);

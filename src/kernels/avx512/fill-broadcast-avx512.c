@@ -8,8 +8,8 @@
                                               int64_t count, size_t elem_size)           \
     {                                                                                     \
         (void)elem_size;                                                                  \
-        ndpad_store_pattern_avx512((char *)dst, (size_t)count * (bytes),                    \
-                                 ndpad_splat_avx512(src, (bytes)));                         \
+        ndpad_store_pattern_avx512((char *)dst, (size_t)count * (bytes),                  \
+                                   ndpad_splat_avx512(src, (bytes)), (bytes));            \
     }
 
 NDPAD_DEFINE_BROADCAST(constant, 1)
