@@ -289,13 +289,16 @@ ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
 
     for (int64_t element = 0; element < count; element++) {
         bool pad = false;
-        int64_t in_offset = 0, out_offset = 0;
+        /* 128 bits: the sum of an element that turns out to be pad is never used, and may
+         * leave int64 (huge strides on the axes that are not padding) */
+        ref_i128 in_offset = 0;
+        int64_t out_offset = 0;
         for (int32_t k = 0; k < rank; k++) {
             const int64_t r = p->interior ? p->interior[k] : 0;
             const int64_t source =
                 ndpad_ref_source_index(p->mode, p->shape[k], r, p->pads_begin[k], index[k]);
             if (source < 0) pad = true;
-            else in_offset += source * in_strides[k];
+            else in_offset += (ref_i128)source * in_strides[k];
             out_offset += index[k] * out_strides[k];
         }
         char *dst = (char *)out + (ptrdiff_t)out_offset * (ptrdiff_t)es;
