@@ -170,8 +170,9 @@ static void check_onnx(const onnx_case *c)
     /* As in fuzz-pad.c: an element size above PTRDIFF_MAX is NDPAD_ERR_OVERFLOW for ndpad
      * even when the tensors are empty (the reference only checks their byte counts). */
     bool huge_period = false; /* REFLECT's period 2 (d - 1) is int64 (see fuzz-pad.c) */
-    for (int32_t k = 0; c->mode != NULL && strcmp(c->mode, "reflect") == 0 && c->shape != NULL &&
-                        k < c->rank && k < NDPAD_MAX_RANK; k++)
+    const bool reflect = c->mode != NULL && strcmp(c->mode, "reflect") == 0;
+    const bool rank_ok = c->rank >= 0 && c->rank <= NDPAD_MAX_RANK; /* shape has rank entries */
+    for (int32_t k = 0; reflect && rank_ok && c->shape != NULL && k < c->rank; k++)
         huge_period = huge_period || c->shape[k] > INT64_MAX / 2;
     if (st == NDPAD_ERR_OVERFLOW && (c->elem_size > (size_t)PTRDIFF_MAX || huge_period)) {
         free(onnx);
