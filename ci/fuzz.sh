@@ -33,20 +33,8 @@ default_runs() {   # about a minute each on this project's 2-core CI machine
 targets="${FUZZ_TARGETS:-pad onnx wisdom}"
 cd "$root"
 
-bash ci/install-deps.sh
-# clang with libFuzzer and the sanitizer runtimes, and LLVM's OpenMP runtime for clang.
-need=()
-for pkg in clang libclang-rt-14-dev libomp-dev; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-    echo "fuzz.sh: installing ${need[*]}"
-    as_root=()
-    [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends "${need[@]}" </dev/null
-fi
+# clang with libFuzzer and the sanitizer runtimes, and LLVM's OpenMP runtime for clang
+bash ci/install-deps.sh clang libclang-rt-14-dev libomp-dev
 
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined"
 flags+=" -fno-sanitize-recover=undefined"

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Install the Debian 12 packages ndpad needs to build, test and benchmark, when missing.
+# Install the Debian 12 packages ndpad needs to build, test and benchmark, when missing,
+# plus any packages named as arguments (what one CI tier needs on top, e.g. clang).
+# Usage: ci/install-deps.sh [package ...]
 # Runs non-interactively; as root it uses apt-get directly, otherwise sudo if available.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -9,6 +11,7 @@ packages=(
     libhwloc-dev                             # topology
     libcmocka-dev                            # tests
     libbenchmark-dev                         # benchmarks
+    "$@"                                     # the caller's extra packages
 )
 
 missing=()

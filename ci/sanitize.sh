@@ -22,19 +22,8 @@ asan_dir="$(realpath -m "${1:-$root/build-asan}")"
 tsan_dir="$(realpath -m "${2:-$root/build-tsan}")"
 cd "$root"
 
-bash ci/install-deps.sh
-need=()
-for pkg in clang libclang-rt-14-dev libomp-dev; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-    echo "sanitize.sh: installing ${need[*]}"
-    as_root=()
-    [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends "${need[@]}" </dev/null
-fi
+# clang with its sanitizer runtimes, and LLVM's OpenMP runtime for clang (TSan + Archer)
+bash ci/install-deps.sh clang libclang-rt-14-dev libomp-dev
 
 # The instruction sets this CPU runs (as ci/test.sh): each test runs once more per ISA.
 isas="scalar"

@@ -15,21 +15,8 @@ export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 fail() { echo "test-python: FAIL: $*" >&2; exit 1; }
 
 # 1. Debian packages (the library's own build dependencies come from install-deps.sh).
-packages=(python3 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
-          python3-venv)
-missing=()
-for pkg in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
-        || missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "test-python: installing ${missing[*]}"
-    if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo -n); fi
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq </dev/null
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
-fi
-bash ci/install-deps.sh
+bash ci/install-deps.sh python3 python3-numpy python3-pytest python3-pip python3-setuptools \
+    python3-wheel python3-venv
 "$py" -c 'import numpy, pytest' || fail "numpy or pytest missing for $py"
 
 # 2. The library (Release, same build tree as the other ci scripts).

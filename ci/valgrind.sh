@@ -9,14 +9,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="$(realpath -m "${1:-$root/build-valgrind}")"
 cd "$root"
 
-bash ci/install-deps.sh
-if ! command -v valgrind >/dev/null 2>&1; then
-    as_root=()
-    [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -q --no-install-recommends valgrind </dev/null
-fi
+bash ci/install-deps.sh valgrind
 
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_FLAGS="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="" \

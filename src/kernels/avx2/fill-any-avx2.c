@@ -4,6 +4,7 @@
  * doubling, then every further vector is a copy of the row at its phase in that period, so
  * the rest of the row is plain full-width stores. Short rows and long periods stay with the
  * doubling alone; reversed runs move one element at a time, forward runs are one copy. */
+#include "kernels/filler-entries.h"
 #include "kernels/kernels.h"
 #include "kernels/avx2/vector-avx2.h"
 
@@ -44,38 +45,4 @@ static void broadcast_any(char *dst, const char *src, int64_t count, size_t es)
     }
 }
 
-void ndpad_fill_constant_any__avx2(void *restrict dst, const void *restrict src, int64_t count,
-                                   size_t elem_size)
-{
-    broadcast_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_edge_any__avx2(void *restrict dst, const void *restrict src, int64_t count,
-                               size_t elem_size)
-{
-    broadcast_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-static void reverse_any(char *dst, const char *src, int64_t count, size_t es)
-{
-    for (int64_t k = 0; k < count; k++)
-        ndpad_copy_short_avx2(dst + (size_t)k * es, src - (size_t)k * es, es);
-}
-
-void ndpad_fill_reflect_any__avx2(void *restrict dst, const void *restrict src, int64_t count,
-                                  size_t elem_size)
-{
-    reverse_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_symmetric_any__avx2(void *restrict dst, const void *restrict src,
-                                    int64_t count, size_t elem_size)
-{
-    reverse_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_wrap_any__avx2(void *restrict dst, const void *restrict src, int64_t count,
-                               size_t elem_size)
-{
-    if (count > 0) ndpad_copy_short_avx2((char *)dst, (const char *)src, (size_t)count * elem_size);
-}
+NDPAD_DEFINE_ANY_FILLERS(avx2, broadcast_any, ndpad_copy_short_avx2)

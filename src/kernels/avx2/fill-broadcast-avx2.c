@@ -1,24 +1,12 @@
 /* CONSTANT and EDGE borders with AVX2: one element splat into full-width stores. The two
  * modes differ only in where the element comes from (pad value or edge of the input). */
 #include "kernels/avx2/vector-avx2.h"
+#include "kernels/filler-entries.h"
 #include "kernels/kernels.h"
 
-#define NDPAD_DEFINE_BROADCAST(mode, bytes)                                               \
-    void ndpad_fill_##mode##_e##bytes##__avx2(void *restrict dst, const void *restrict src, \
-                                              int64_t count, size_t elem_size)           \
-    {                                                                                     \
-        (void)elem_size;                                                                  \
-        ndpad_store_pattern_avx2((char *)dst, (size_t)count * (bytes),                    \
-                                 ndpad_splat_avx2(src, (bytes)));                         \
-    }
+static inline void broadcast_run(char *dst, const void *src, int64_t count, size_t bytes)
+{
+    ndpad_store_pattern_avx2(dst, (size_t)count * bytes, ndpad_splat_avx2(src, bytes));
+}
 
-NDPAD_DEFINE_BROADCAST(constant, 1)
-NDPAD_DEFINE_BROADCAST(constant, 2)
-NDPAD_DEFINE_BROADCAST(constant, 4)
-NDPAD_DEFINE_BROADCAST(constant, 8)
-NDPAD_DEFINE_BROADCAST(constant, 16)
-NDPAD_DEFINE_BROADCAST(edge, 1)
-NDPAD_DEFINE_BROADCAST(edge, 2)
-NDPAD_DEFINE_BROADCAST(edge, 4)
-NDPAD_DEFINE_BROADCAST(edge, 8)
-NDPAD_DEFINE_BROADCAST(edge, 16)
+NDPAD_DEFINE_BROADCAST_FILLERS(avx2, broadcast_run)

@@ -4,6 +4,7 @@
  * doubling, then every further vector is a copy of the row at its phase in that period, so
  * the rest of the row is plain full-width stores. Short rows and long periods stay with the
  * doubling alone; reversed runs move one element at a time, forward runs are one copy. */
+#include "kernels/filler-entries.h"
 #include "kernels/kernels.h"
 #include "kernels/neon/vector-neon.h"
 
@@ -47,38 +48,4 @@ static void broadcast_any(char *dst, const char *src, int64_t count, size_t es)
     }
 }
 
-void ndpad_fill_constant_any__neon(void *restrict dst, const void *restrict src, int64_t count,
-                                   size_t elem_size)
-{
-    broadcast_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_edge_any__neon(void *restrict dst, const void *restrict src, int64_t count,
-                               size_t elem_size)
-{
-    broadcast_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-static void reverse_any(char *dst, const char *src, int64_t count, size_t es)
-{
-    for (int64_t k = 0; k < count; k++)
-        neon_copy(dst + (size_t)k * es, src - (size_t)k * es, es);
-}
-
-void ndpad_fill_reflect_any__neon(void *restrict dst, const void *restrict src, int64_t count,
-                                  size_t elem_size)
-{
-    reverse_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_symmetric_any__neon(void *restrict dst, const void *restrict src,
-                                    int64_t count, size_t elem_size)
-{
-    reverse_any((char *)dst, (const char *)src, count, elem_size);
-}
-
-void ndpad_fill_wrap_any__neon(void *restrict dst, const void *restrict src, int64_t count,
-                               size_t elem_size)
-{
-    if (count > 0) neon_copy((char *)dst, (const char *)src, (size_t)count * elem_size);
-}
+NDPAD_DEFINE_ANY_FILLERS(neon, broadcast_any, neon_copy)

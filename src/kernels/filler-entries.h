@@ -1,0 +1,53 @@
+/* The filler entry points every vector ISA defines the same way. kernels.inc names them
+ * ndpad_fill_<mode>_e<bytes>__<isa> and ndpad_fill_<mode>_any__<isa>; each only forwards to
+ * one of the ISA's building blocks, so an ISA's files keep what differs (the blocks) and
+ * stamp out the entry points with these macros. Include after the ISA's vector header. */
+#ifndef NDPAD_FILLER_ENTRIES_H
+#define NDPAD_FILLER_ENTRIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NDPAD_FILLER_ENTRY(isa, mode, size, body)                                          \
+    void ndpad_fill_##mode##_##size##__##isa(void *restrict dst, const void *restrict src,  \
+                                              int64_t count, size_t elem_size)             \
+    {                                                                                       \
+        (void)elem_size;                                                                    \
+        body;                                                                               \
+    }
+
+/* `mode` for the five fast sizes, each `run(dst, src, count, bytes)`. */
+#define NDPAD_FILLER_ENTRIES_FAST(isa, mode, run)                                          \
+    NDPAD_FILLER_ENTRY(isa, mode, e1, run(dst, src, count, 1))                              \
+    NDPAD_FILLER_ENTRY(isa, mode, e2, run(dst, src, count, 2))                              \
+    NDPAD_FILLER_ENTRY(isa, mode, e4, run(dst, src, count, 4))                              \
+    NDPAD_FILLER_ENTRY(isa, mode, e8, run(dst, src, count, 8))                              \
+    NDPAD_FILLER_ENTRY(isa, mode, e16, run(dst, src, count, 16))
+
+/* CONSTANT and EDGE: `broadcast(dst, src, count, bytes)` repeats the element at src. */
+#define NDPAD_DEFINE_BROADCAST_FILLERS(isa, broadcast)                                     \
+    NDPAD_FILLER_ENTRIES_FAST(isa, constant, broadcast)                                     \
+    NDPAD_FILLER_ENTRIES_FAST(isa, edge, broadcast)
+
+/* REFLECT and SYMMETRIC: `reverse(dst, src, count, bytes)` copies src[-k] to dst[k]. */
+#define NDPAD_DEFINE_REVERSE_FILLERS(isa, reverse)                                         \
+    NDPAD_FILLER_ENTRIES_FAST(isa, reflect, reverse)                                        \
+    NDPAD_FILLER_ENTRIES_FAST(isa, symmetric, reverse)
+
+/* The generic size slot: `broadcast_any(dst, src, count, elem_size)` for CONSTANT and EDGE;
+ * reversed runs move one element at a time and forward runs are one copy, both with the
+ * ISA's short forward copy `copy(dst, src, bytes)`. */
+#define NDPAD_DEFINE_ANY_FILLERS(isa, broadcast_any, copy)                                 \
+    NDPAD_FILLER_ENTRY(isa, constant, any, broadcast_any(dst, src, count, elem_size))       \
+    NDPAD_FILLER_ENTRY(isa, edge, any, broadcast_any(dst, src, count, elem_size))           \
+    static void ndpad_reverse_any__##isa(char *dst, const char *src, int64_t count,         \
+                                         size_t es)                                         \
+    {                                                                                       \
+        for (int64_t k = 0; k < count; k++) copy(dst + (size_t)k * es, src - (size_t)k * es, es); \
+    }                                                                                       \
+    NDPAD_FILLER_ENTRY(isa, reflect, any, ndpad_reverse_any__##isa(dst, src, count, elem_size)) \
+    NDPAD_FILLER_ENTRY(isa, symmetric, any,                                                 \
+                       ndpad_reverse_any__##isa(dst, src, count, elem_size))               \
+    NDPAD_FILLER_ENTRY(isa, wrap, any, if (count > 0) copy(dst, src, (size_t)count * elem_size))
+
+#endif
