@@ -61,16 +61,18 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
         ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, x1 - x0, es);
         return;
     }
-    if (x0 < c0) {
-        if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
-        else ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
-    }
+    /* The interior first: the borders then read source elements it has just brought into
+     * the cache (WRAP's left border reads the row's far end). */
     if (c0 < c1 && !skip_interior) {
         if (ctx->row.r == 0)
             ctx->copy(dst + (size_t)c0 * es, src + (size_t)(c0 - ctx->row.b) * es,
                       (size_t)(c1 - c0) * es);
         else
             copy_dilated(ctx->plan, &ctx->row, src, dst, c0, c1);
+    }
+    if (x0 < c0) {
+        if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
+        else ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
     }
     if (c1 < x1) {
         if (ctx->constant) ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
