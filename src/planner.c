@@ -152,8 +152,9 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     ndpad_normalize(&valid, plan);
     plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
 
-    if (plan->mode == NDPAD_CONSTANT) {
-        /* CONSTANT never folds axes into the element, so the pattern is one element. */
+    if (plan->mode == NDPAD_CONSTANT && !plan->empty) {
+        /* CONSTANT never folds axes into the element, so the pattern is one element. An
+         * empty output never executes, so it needs none (elem_size may be huge there). */
         plan->pad_value = ndpad_malloc(plan->elem_size);
         if (plan->pad_value == NULL)
             NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu-byte pad value",

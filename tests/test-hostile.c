@@ -580,6 +580,21 @@ static void huge_negative_pads_with_empty_output_return_at_once(void **state)
         }
 }
 
+/* An empty CONSTANT output never writes a pad value, so a huge element size (valid: nothing
+ * is ever copied) must not make planning allocate one. */
+static void empty_constant_output_with_huge_elements_needs_no_pad_value(void **state)
+{
+    (void)state;
+    const int64_t shape[1] = {0}, zero[1] = {0};
+    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = (size_t)P62,
+                             .shape = shape, .pads_begin = zero, .pads_end = zero};
+    if (ndpad_pad(&p, NULL, NULL) != NDPAD_OK) fail_msg("%s", ndpad_last_error());
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_OK);
+    assert_int_equal(ndpad_execute(plan, NULL, NULL), NDPAD_OK);
+    ndpad_plan_destroy(plan);
+}
+
 static void pads_of_2_pow_62_around_a_tiny_output_in_every_mode(void **state)
 {
     (void)state;
@@ -874,6 +889,7 @@ int main(void)
         cmocka_unit_test(rank_32_output_of_2_pow_32_elements_plans_without_running),
         cmocka_unit_test(int32_max_threads_with_one_row_tiles_is_correct_and_survives),
         cmocka_unit_test(last_error_is_always_terminated_and_bounded),
+        cmocka_unit_test(empty_constant_output_with_huge_elements_needs_no_pad_value),
     };
     enum { FIXED = sizeof fixed / sizeof fixed[0] };
     struct CMUnitTest tests[CORE + ONNX + FIXED];
