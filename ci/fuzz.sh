@@ -22,10 +22,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="$(realpath -m "${1:-$root/build-fuzz}")"
 seconds="${FUZZ_SECONDS:-150}"
 seed="${FUZZ_SEED:-1}"
-default_runs() {   # about a minute each on this project's 2-core CI machine
+default_runs() {   # about a minute each on this project's 2-core CI machine (pad slows as its corpus grows)
     case "$1" in
-        pad) echo 20000 ;;
-        onnx) echo 300000 ;;
+        pad) echo 30000 ;;
+        onnx) echo 600000 ;;
         wisdom) echo 4000 ;;
         *) echo 20000 ;;
     esac
