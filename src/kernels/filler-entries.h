@@ -34,17 +34,44 @@
     NDPAD_FILLER_ENTRIES_FAST(isa, reflect, reverse)                                        \
     NDPAD_FILLER_ENTRIES_FAST(isa, symmetric, reverse)
 
-/* The generic size slot: `broadcast_any(dst, src, count, elem_size)` for CONSTANT and EDGE;
- * reversed runs move one element at a time and forward runs are one copy, both with the
- * ISA's short forward copy `copy(dst, src, bytes)`. */
-#define NDPAD_DEFINE_ANY_FILLERS(isa, broadcast_any, copy)                                 \
-    NDPAD_FILLER_ENTRY(isa, constant, any, broadcast_any(dst, src, count, elem_size))       \
-    NDPAD_FILLER_ENTRY(isa, edge, any, broadcast_any(dst, src, count, elem_size))           \
+/* The generic size slot (NHWC rows whose pixel is 3 floats, odd sizes), for an ISA whose
+ * vectors are `width` bytes and whose short forward copy is `copy(dst, src, bytes)`.
+ * CONSTANT and EDGE write one vector pattern: the first period of the row (the lcm of the
+ * element size and the width, when that is at most 8 vectors) plus one vector by doubling,
+ * then every further vector is a copy of the row at its phase in that period, so the rest
+ * of the row is full-width moves; short rows and long periods stay with the doubling.
+ * Reversed runs move one element at a time; forward runs are one copy. */
+#define NDPAD_DEFINE_ANY_FILLERS(isa, width, copy)                                         \
+    static void ndpad_broadcast_any__##isa(char *dst, const char *src, int64_t count,       \
+                                           size_t es)                                       \
+    {                                                                                       \
+        if (count <= 0) return;                                                             \
+        const size_t total = (size_t)count * es;                                            \
+        size_t period = es;                                                                 \
+        while (period % (width) != 0 && period <= 8 * (width)) period += es;                \
+        const size_t doubled =                                                              \
+            period % (width) != 0 || total <= period + (width) ? total : period + (width);  \
+        copy(dst, src, es);                                                                 \
+        size_t k = es;                                                                      \
+        while (k < doubled) {                                                               \
+            const size_t chunk = k < doubled - k ? k : doubled - k;                         \
+            copy(dst + k, dst, chunk);                                                      \
+            k += chunk;                                                                     \
+        }                                                                                   \
+        for (size_t phase = (width) % period; k < total; k += (width)) {                    \
+            copy(dst + k, dst + phase, total - k < (width) ? total - k : (width));          \
+            phase += (width);                                                               \
+            if (phase >= period) phase -= period;                                           \
+        }                                                                                   \
+    }                                                                                       \
     static void ndpad_reverse_any__##isa(char *dst, const char *src, int64_t count,         \
                                          size_t es)                                         \
     {                                                                                       \
         for (int64_t k = 0; k < count; k++) copy(dst + (size_t)k * es, src - (size_t)k * es, es); \
     }                                                                                       \
+    NDPAD_FILLER_ENTRY(isa, constant, any,                                                  \
+                       ndpad_broadcast_any__##isa(dst, src, count, elem_size))              \
+    NDPAD_FILLER_ENTRY(isa, edge, any, ndpad_broadcast_any__##isa(dst, src, count, elem_size)) \
     NDPAD_FILLER_ENTRY(isa, reflect, any, ndpad_reverse_any__##isa(dst, src, count, elem_size)) \
     NDPAD_FILLER_ENTRY(isa, symmetric, any,                                                 \
                        ndpad_reverse_any__##isa(dst, src, count, elem_size))               \
