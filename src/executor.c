@@ -150,7 +150,7 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
     }
     for (int64_t k = 0; k < count; k++) {
         if (run > end) ctx->fill_pad(end, ctx->pad_value, (run - end) / (int64_t)es, es);
-        if (!skip_interior && run_bytes != 0) ctx->copy(run, from, run_bytes);
+        if (run_bytes != 0) ctx->copy(run, from, run_bytes);
         end = run + run_bytes;
         run += out_stride;
         from += in_stride;
@@ -274,10 +274,6 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
 #ifdef _OPENMP
     if (omp_in_parallel()) threads = 1; /* never a nested team: the caller owns the cores */
-    /* options.threads is an upper bound: never more threads than the processors this
-     * process may run on (INT32_MAX threads would make the OpenMP runtime fail or crash) */
-    const int procs = omp_get_num_procs();
-    if (threads > procs) threads = procs > 1 ? procs : 1;
 #else
     threads = 1;
 #endif

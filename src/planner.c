@@ -201,6 +201,15 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
         plan->tile.threads = plan->max_threads;
         plan->tile_source = NDPAD_TILE_FORCED;
     }
+#ifdef _OPENMP
+    /* options.threads is an upper bound: a team never has more threads than the processors
+     * this process may run on (INT32_MAX threads would make the OpenMP runtime fail or
+     * crash). Asked here, once: omp_get_num_procs() is a system call. */
+    if (plan->tile.threads > 1) {
+        const int procs = omp_get_num_procs();
+        if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
+    }
+#endif
     *result = plan;
     return NDPAD_OK;
 

@@ -827,7 +827,7 @@ static void int32_max_threads_with_one_row_tiles_is_correct_and_survives(void **
 {
     (void)state;
     /* 20000 rows: one-row tiles would ask the OpenMP runtime for 20000 threads (it crashed
-     * for 100000 before the executor capped teams at the processors available) */
+     * for 100000 before plans capped teams at the processors available) */
     const int64_t shape[2] = {20000, 3}, pb[2] = {1, 2}, pe[2] = {0, 1};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode += 2) {
         const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 1, .shape = shape,
