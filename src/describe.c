@@ -1,28 +1,24 @@
 /* ndpad_plan_describe(): the plan as a person reads it — normalised axes, the interior
  * region and its copy runs, the border regions with their fillers, ISA and tiles. */
-#include <stdarg.h>
-#include <stdio.h>
+#include <string.h>
 
 #include "plan.h"
+#include "text.h"
 #include "wisdom.h"
 
 static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 
-/* snprintf into a fixed buffer that keeps counting past its end. */
-typedef struct text {
-    char  *buf;
-    size_t size;
-    size_t length;
-} text;
-
-__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...)
+const char *ndpad_mode_name(int32_t mode)
 {
-    va_list args;
-    va_start(args, format);
-    const size_t room = t->length < t->size ? t->size - t->length : 0;
-    const int n = vsnprintf(room > 0 ? t->buf + t->length : NULL, room, format, args);
-    va_end(args);
-    if (n > 0) t->length += (size_t)n;
+    return mode >= NDPAD_CONSTANT && mode <= NDPAD_WRAP ? mode_names[mode] : "?";
+}
+
+int32_t ndpad_mode_parse(const char *name, size_t length)
+{
+    for (int32_t m = NDPAD_CONSTANT; m <= NDPAD_WRAP; m++)
+        if (strlen(mode_names[m]) == length && strncmp(mode_names[m], name, length) == 0)
+            return m;
+    return -1;
 }
 
 size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
@@ -34,7 +30,7 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
         return t.length;
     }
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
-    put(&t, "ndpad plan: mode %s, elem_size %zu, isa %s\n", mode_names[plan->mode],
+    put(&t, "ndpad plan: mode %s, elem_size %zu, isa %s\n", ndpad_mode_name(plan->mode),
         plan->problem_elem_size, ndpad_isa_name(plan->isa));
     put(&t, "normalised: rank %d -> %d axes, element %zu bytes, input offset %lld bytes%s\n",
         (int)plan->rank, (int)plan->ndim, plan->elem_size, (long long)plan->in_offset,

@@ -101,15 +101,23 @@ static bool usable(ndpad_isa isa)
     return answer == 2;
 }
 
+static const ndpad_isa preference[] = {NDPAD_ISA_AVX512, NDPAD_ISA_AVX2, NDPAD_ISA_NEON};
+
 static ndpad_isa best_available(void)
 {
-    static const ndpad_isa preference[] = {NDPAD_ISA_AVX512, NDPAD_ISA_AVX2, NDPAD_ISA_NEON};
     for (size_t k = 0; k < sizeof(preference) / sizeof(preference[0]); k++)
         if (usable(preference[k])) return preference[k];
     return NDPAD_ISA_SCALAR;
 }
 
-static int32_t parse_isa(const char *name)
+ndpad_isa ndpad_isa_cpu_level(void)
+{
+    for (size_t k = 0; k < sizeof(preference) / sizeof(preference[0]); k++)
+        if (cpu_has(preference[k])) return preference[k];
+    return NDPAD_ISA_SCALAR;
+}
+
+int32_t ndpad_isa_parse(const char *name)
 {
     for (int32_t isa = NDPAD_ISA_AUTO; isa <= NDPAD_ISA_NEON; isa++)
         if (strcmp(name, isa_names[isa]) == 0) return isa;
@@ -138,7 +146,7 @@ ndpad_status ndpad_isa_resolve(int32_t requested, const char *caller, ndpad_isa 
         const char *env = getenv("NDPAD_ISA");
         if (env != NULL && env[0] != '\0') {
             source = "NDPAD_ISA";
-            requested = parse_isa(env);
+            requested = ndpad_isa_parse(env);
             if (requested < 0) {
                 list_available(available, sizeof(available));
                 NDPAD_FAIL(NDPAD_ERR_ISA_UNAVAILABLE,

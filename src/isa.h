@@ -10,4 +10,10 @@
 NDPAD_INTERNAL ndpad_status ndpad_isa_resolve(int32_t requested, const char *caller,
                                               ndpad_isa *resolved);
 
+/* The level named `name` ("auto", "scalar", "avx2", "avx512", "neon"), or -1. */
+NDPAD_INTERNAL int32_t ndpad_isa_parse(const char *name);
+
+/* The best level this CPU runs, whether or not this build has its kernels. */
+NDPAD_INTERNAL ndpad_isa ndpad_isa_cpu_level(void);
+
 #endif

@@ -122,4 +122,11 @@ NDPAD_INTERNAL ndpad_status ndpad_pad_for(const ndpad_problem *problem, const vo
 NDPAD_INTERNAL void ndpad_run(const ndpad_plan *plan, const char *in, char *out,
                               bool skip_interior);
 
+/* The lower-case name of a mode ("constant" .. "wrap", "?" for anything else), as
+ * ndpad_plan_describe, the wisdom file and ndpad-tune write it (describe.c). */
+NDPAD_INTERNAL const char *ndpad_mode_name(int32_t mode);
+
+/* The mode named by the `length` characters at `name`, or -1. */
+NDPAD_INTERNAL int32_t ndpad_mode_parse(const char *name, size_t length);
+
 #endif

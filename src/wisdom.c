@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "isa.h"
+#include "text.h"
 #include "topology.h"
 
 #define MAX_ENTRIES   4096
@@ -51,8 +53,6 @@ static char         warning[512];
 static ndpad_log_fn log_fn;
 static void        *log_user;
 
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
-static const char *const isa_names[] = {"auto", "scalar", "avx2", "avx512", "neon"};
 
 double ndpad_now(void)
 {
@@ -118,8 +118,8 @@ ndpad_wisdom_key ndpad_wisdom_key_of(const ndpad_plan *plan)
 void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *buf, size_t size)
 {
     snprintf(buf, size, "mode=%s esize=%d rank=%d out=%d row=%d isa=%s nthr=%d",
-             mode_names[key->mode], (int)key->esize, (int)key->rank, (int)key->out_log2,
-             (int)key->row_log2, isa_names[key->isa], (int)key->nthr);
+             ndpad_mode_name(key->mode), (int)key->esize, (int)key->rank, (int)key->out_log2,
+             (int)key->row_log2, ndpad_isa_name((ndpad_isa)key->isa), (int)key->nthr);
 }
 
 static bool key_equal(const ndpad_wisdom_key *a, const ndpad_wisdom_key *b)
@@ -133,20 +133,6 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 {
     for (; s != NULL && *s != '\0'; s++) h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
     return (h ^ 0xFF) * 0x100000001B3ull;
-}
-
-static const char *cpu_level(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) return "avx512";
-    if (__builtin_cpu_supports("avx2")) return "avx2";
-    return "scalar";
-#elif defined(__aarch64__)
-    return "neon";
-#else
-    return "scalar";
-#endif
 }
 
 static char fingerprint[400];
@@ -172,7 +158,7 @@ static void make_fingerprint(void)
         }
     snprintf(fingerprint, sizeof(fingerprint),
              "cpu=%s level=%s cores=%d l1d=%zu l2=%zu llc=%zu ndpad=%d.%d.%d kernels=%016llx",
-             model, cpu_level(), topo->cores, topo->l1d_bytes, topo->l2_bytes, topo->llc_bytes,
+             model, ndpad_isa_name(ndpad_isa_cpu_level()), topo->cores, topo->l1d_bytes, topo->l2_bytes, topo->llc_bytes,
              NDPAD_VERSION_MAJOR, NDPAD_VERSION_MINOR, NDPAD_VERSION_PATCH,
              (unsigned long long)h);
 }
@@ -207,13 +193,6 @@ static bool find_locked(const ndpad_wisdom_key *key, entry *e)
 
 /* ---- parsing -------------------------------------------------------------------------- */
 
-static int lookup_name(const char *const *names, int count, const char *name)
-{
-    for (int k = 0; k < count; k++)
-        if (strcmp(names[k], name) == 0) return k;
-    return -1;
-}
-
 /* One class line, or false. */
 static bool parse_class(const char *line, entry *e)
 {
@@ -228,8 +207,8 @@ static bool parse_class(const char *line, entry *e)
                          mode, &esize, &rank, &out, &row, isa, &nthr, &rows, &cols, &threads,
                          &stream, &gbps, &used);
     if (n != 12 || used < 0 || line[used] != '\0') return false;
-    const int m = lookup_name(mode_names, 5, mode);
-    const int i = lookup_name(isa_names, 5, isa);
+    const int m = ndpad_mode_parse(mode, strlen(mode));
+    const int i = ndpad_isa_parse(isa);
     if (m < 0 || i < 1 || esize < 1 || rank < 1 || rank > NDPAD_MAX_RANK || out < 0 ||
         out > 63 || row < 0 || row > 63 || nthr < 1 || nthr > 65536 || rows < 1 || cols < 1 ||
         threads < 1 || threads > nthr || (stream != 0 && stream != 1) ||
@@ -409,7 +388,8 @@ bool ndpad_wisdom_lookup(const ndpad_wisdom_key *key, ndpad_tile *tile)
     return found;
 }
 
-void ndpad_wisdom_store(const ndpad_wisdom_key *key, ndpad_tile tile, double gbps)
+/* Remember `tile` for `key` in memory (replacing an older entry). */
+static void ndpad_wisdom_store(const ndpad_wisdom_key *key, ndpad_tile tile, double gbps)
 {
     char warn[600] = "";
     const entry e = {.key = *key, .tile = tile, .gbps = gbps};
@@ -473,21 +453,6 @@ int ndpad_wisdom_import_file(const char *path)
 }
 
 /* ---- export and save ------------------------------------------------------------------ */
-
-typedef struct text {
-    char  *buf;
-    size_t size, length;
-} text;
-
-__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    const size_t room = t->length < t->size ? t->size - t->length : 0;
-    const int n = vsnprintf(room > 0 ? t->buf + t->length : NULL, room, format, args);
-    va_end(args);
-    if (n > 0) t->length += (size_t)n;
-}
 
 static size_t export_locked(char *buf, size_t size)
 {
@@ -798,28 +763,6 @@ static int by_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double ndpad_tune_time(ndpad_plan *plan, ndpad_tile tile, const ndpad_scratch *s, int max_reps,
-                       double max_seconds)
-{
-    double times[64];
-    const ndpad_tile saved = plan->tile;
-    plan->tile = ndpad_tile_fit(plan, tile);
-    if (max_reps > 64) max_reps = 64;
-    if (max_reps < 3) max_reps = 3;
-    ndpad_run(plan, s->in, s->out, false); /* warm-up: pages, caches, thread pool */
-    const double start = ndpad_now();
-    int reps = 0;
-    while (reps < max_reps) {
-        const double t0 = ndpad_now();
-        ndpad_run(plan, s->in, s->out, false);
-        times[reps++] = ndpad_now() - t0;
-        if (reps >= 3 && ndpad_now() - start > max_seconds) break;
-    }
-    plan->tile = saved;
-    qsort(times, (size_t)reps, sizeof(double), by_double);
-    return reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
-}
-
 /* `tile` run once untimed, then up to `reps` timed runs appended to `times` (at least one,
  * fewer when `max_seconds` has passed); returns how many. The plan's tile is restored. */
 static int time_runs(ndpad_plan *plan, ndpad_tile tile, const ndpad_scratch *s, int reps,
@@ -893,7 +836,9 @@ bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result 
      * candidate alike; each candidate's time is the median of all its runs. It gets
      * SEARCH_SHARE of the budget; when that does not cover every candidate, the most
      * promising ones (the generator's order) are kept. The rest confirms the winner. */
-    const double run = ndpad_tune_time(plan, r->default_tile, &s, 3, 0);
+    double first_runs[3];
+    const int first = time_runs(plan, r->default_tile, &s, 3, INFINITY, first_runs);
+    const double run = median_of(first_runs, first);
     const double per_run = run > 1e-7 ? run : 1e-7;
     const double search = budget_seconds * SEARCH_SHARE - (ndpad_now() - start);
     int slice_runs = (int)(search / (PASSES * (double)count * per_run)) - 1;
@@ -918,7 +863,7 @@ bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result 
     for (int k = 1; k < count; k++) {
         if (taken[k] < slice_runs) continue; /* not even one whole slice */
         const double t = median_of(samples + (size_t)k * PASSES * MAX_SLICE_RUNS, taken[k]);
-        if (taken[k] > 0) r->measured++;
+        r->measured++;
         if (t < best_time) best_time = t, best = k;
     }
     const ndpad_tile best_tile = ndpad_tile_fit(plan, cands[best]);

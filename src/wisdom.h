@@ -36,10 +36,6 @@ NDPAD_INTERNAL void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *b
 /* The tile remembered for `key` (the default file is loaded on first use). */
 NDPAD_INTERNAL bool ndpad_wisdom_lookup(const ndpad_wisdom_key *key, ndpad_tile *tile);
 
-/* Remember `tile` for `key` in memory (replacing an older entry). */
-NDPAD_INTERNAL void ndpad_wisdom_store(const ndpad_wisdom_key *key, ndpad_tile tile,
-                                       double gbps);
-
 /* Merge with and atomically rewrite `path` (NULL: the default path). On failure records a
  * message in ndpad_last_error() under `caller` and returns false. */
 NDPAD_INTERNAL bool ndpad_wisdom_save(const char *path, const char *caller);
@@ -72,12 +68,6 @@ typedef struct ndpad_scratch {
 
 NDPAD_INTERNAL bool ndpad_scratch_alloc(const ndpad_plan *plan, ndpad_scratch *scratch);
 NDPAD_INTERNAL void ndpad_scratch_free(ndpad_scratch *scratch);
-
-/* Median seconds of one execution of `plan` with `tile` (the plan's tile is restored):
- * one warm-up, then between 3 and `max_reps` timed runs, fewer when `max_seconds` runs out. */
-NDPAD_INTERNAL double ndpad_tune_time(ndpad_plan *plan, ndpad_tile tile,
-                                      const ndpad_scratch *scratch, int max_reps,
-                                      double max_seconds);
 
 typedef struct ndpad_tune_result {
     ndpad_tile default_tile, tuned_tile;

@@ -7,7 +7,6 @@
 
 #include "tune.h"
 
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 
 static void set4(int64_t *dst, int64_t a, int64_t b, int64_t c, int64_t d)
 {
@@ -81,10 +80,7 @@ bool tune_parse_problem(const char *spec, tune_problem *out)
             nb = parse_list(p + 5, (size_t)(slash - p - 5), out->pads_begin);
             ne = parse_list(slash + 1, (size_t)(p + len - slash - 1), out->pads_end);
         } else if (strncmp(p, "mode=", 5) == 0) {
-            out->mode = -1;
-            for (int m = 0; m < 5; m++)
-                if (len - 5 == strlen(mode_names[m]) && strncmp(p + 5, mode_names[m], len - 5) == 0)
-                    out->mode = m;
+            out->mode = ndpad_mode_parse(p + 5, len - 5);
             if (out->mode < 0) goto bad;
         } else if (strncmp(p, "esize=", 6) == 0) {
             out->esize = (size_t)strtoull(p + 6, NULL, 10);
@@ -98,7 +94,7 @@ bool tune_parse_problem(const char *spec, tune_problem *out)
     if (nb < 0) nb = ne = rank; /* no pads: zeros */
     if (nb != rank || ne != rank) goto bad;
     out->rank = rank;
-    snprintf(out->name, sizeof(out->name), "given-%s", mode_names[out->mode]);
+    snprintf(out->name, sizeof(out->name), "given-%s", ndpad_mode_name(out->mode));
     ndpad_problem problem = tune_as_problem(out);
     int64_t shape[NDPAD_MAX_RANK];
     if (ndpad_output_shape(&problem, shape) != NDPAD_OK) {
