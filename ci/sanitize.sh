@@ -25,14 +25,8 @@ cd "$root"
 # clang with its sanitizer runtimes, and LLVM's OpenMP runtime for clang (TSan + Archer)
 bash ci/install-deps.sh clang libclang-rt-14-dev libomp-dev
 
-# The instruction sets this CPU runs (as ci/test.sh): each test runs once more per ISA.
-isas="scalar"
-cpu_flags=" $(grep -m1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null | cut -d: -f2 || true) "
-has_flag() { [[ "$cpu_flags" == *" $1 "* ]]; }
-if [ "$(uname -m)" = x86_64 ]; then
-    if has_flag avx2; then isas+=";avx2"; fi
-    if has_flag avx512f && has_flag avx512bw && has_flag avx512vl; then isas+=";avx512"; fi
-fi
+# The lower instruction sets this CPU runs (as ci/test.sh): each test runs once more per ISA.
+isas="$(bash ci/test-isas.sh)"
 
 start=$SECONDS
 echo "sanitize.sh: [1/2] ASan + UBSan build of the whole suite in $asan_dir"

@@ -9,21 +9,10 @@ cd "$root"
 bash ci/install-deps.sh
 
 # Besides the default run (the best instruction set), register every test once more per
-# instruction set this CPU runs, with NDPAD_ISA set, so that the scalar kernels and each
-# SIMD path are all exercised, not only the best one.
-isas="scalar"
-cpu_flags=" $(grep -m1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null | cut -d: -f2 || true) "
-has_flag() { [[ "$cpu_flags" == *" $1 "* ]]; }
-case "$(uname -m)" in
-    x86_64)
-        if has_flag avx2; then isas+=";avx2"; fi
-        if has_flag avx512f && has_flag avx512bw && has_flag avx512vl; then isas+=";avx512"; fi
-        ;;
-    aarch64)
-        isas+=";neon"
-        ;;
-esac
-echo "test.sh: tests run on the best ISA, then once per ISA in: $isas"
+# lower instruction set this CPU runs, with NDPAD_ISA set, so that the scalar kernels and
+# each SIMD path are all exercised, not only the best one.
+isas="$(bash ci/test-isas.sh)"
+echo "test.sh: tests run on the best ISA, then once per ISA in: ${isas:-(none)}"
 CMAKE_ARGS="-DNDPAD_TEST_ISAS=$isas ${CMAKE_ARGS:-}" bash ci/build.sh "$build_dir"
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$(nproc)"
 bash ci/check-install.sh "$build_dir"
