@@ -31,6 +31,7 @@
 
 #include "ndpad.h"
 #include "test-checks.h"
+#include "test-strided.h"
 
 #define MAX_TEST_RANK 6
 #define ARR 40 /* arrays are longer than any rank a problem claims (rank 33 cases) */
@@ -382,26 +383,6 @@ static ndpad_status run_ndpad(diff_case *c, const void *in, void *out, ndpad_pla
     return ex;
 }
 
-/* Copies the input elements (strided, at `in`) into a dense buffer. */
-static void gather_dense(const ndpad_problem *p, const unsigned char *in, unsigned char *dense)
-{
-    const int32_t rank = p->rank;
-    const size_t es = p->elem_size;
-    int64_t strides[ARR], index[ARR] = {0};
-    if (p->in_strides) memcpy(strides, p->in_strides, sizeof(int64_t) * (size_t)rank);
-    else ndpad_ref_dense_strides(rank, p->shape, strides);
-    const int64_t count = test_count(rank, p->shape);
-    for (int64_t e = 0; e < count; e++) {
-        int64_t offset = 0;
-        for (int32_t k = 0; k < rank; k++) offset += index[k] * strides[k];
-        memcpy(dense + e * (int64_t)es, in + offset * (int64_t)es, es);
-        for (int32_t k = rank - 1; k >= 0; k--) {
-            if (++index[k] < p->shape[k]) break;
-            index[k] = 0;
-        }
-    }
-}
-
 static bool run_invalid(diff_case *c, int64_t index, const ndpad_ref_verdict *verdict)
 {
     enum { SIZE = 512 };
@@ -487,19 +468,10 @@ static bool run_one(int64_t index)
         for (int32_t k = 0; k < rank; k++) offset += c.pb[k] * c.out_strides[k];
         unsigned char *inside = actual + out_origin + offset * (int64_t)es;
         /* write random input elements into the output's interior */
-        int64_t idx[ARR] = {0};
-        for (int64_t e = 0; e < in_count; e++) {
-            int64_t off = 0;
-            for (int32_t k = 0; k < rank; k++) off += idx[k] * c.in_strides[k];
-            test_rng_bytes(&r, inside + off * (int64_t)es, es);
-            for (int32_t k = rank - 1; k >= 0; k--) {
-                if (++idx[k] < c.shape[k]) break;
-                idx[k] = 0;
-            }
-        }
+        test_fill_strided(&r, inside, rank, c.shape, c.in_strides, es);
         in = inside;
         dense = test_xmalloc((size_t)in_count * es);
-        gather_dense(&c.p, in, dense);
+        test_gather_dense(&c.p, in, dense);
         ref_problem.in_strides = NULL;
         ref_in = dense;
     } else {

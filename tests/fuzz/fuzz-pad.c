@@ -25,6 +25,7 @@
  * Build with clang -fsanitize=fuzzer (ci/fuzz.sh), or link with replay.c to run a corpus.
  */
 #include "fuzz-common.h"
+#include "test-strided.h"
 
 #define ARR          40            /* array slots: more than any valid rank */
 #define FUZZ_MAX_OUT ((int64_t)16384) /* output elements the reference computes per run */
@@ -291,26 +292,6 @@ static void check_invalid(const fuzz_case *c, const ndpad_ref_verdict *verdict)
 
 /* ---- valid problems ------------------------------------------------------------------ */
 
-/* Copies the (strided) input elements at `in` into a dense buffer for the reference. */
-static void gather_dense(const ndpad_problem *p, const unsigned char *in, unsigned char *dense)
-{
-    const int32_t rank = p->rank;
-    const size_t es = p->elem_size;
-    int64_t strides[ARR], index[ARR] = {0};
-    if (p->in_strides) memcpy(strides, p->in_strides, sizeof(int64_t) * (size_t)rank);
-    else ndpad_ref_dense_strides(rank, p->shape, strides);
-    const int64_t count = test_count(rank, p->shape);
-    for (int64_t e = 0; e < count; e++) {
-        int64_t offset = 0;
-        for (int32_t k = 0; k < rank; k++) offset += index[k] * strides[k];
-        memcpy(dense + e * (int64_t)es, in + offset * (int64_t)es, es);
-        for (int32_t k = rank - 1; k >= 0; k--) {
-            if (++index[k] < p->shape[k]) break;
-            index[k] = 0;
-        }
-    }
-}
-
 /* What one valid run needs: the expected output allocation and how to build the actual. */
 typedef struct valid_run {
     size_t         out_size;    /* whole output allocation, guards included */
@@ -410,19 +391,10 @@ static void check_valid(const fuzz_case *c)
         int64_t offset = 0;
         for (int32_t k = 0; k < rank; k++) offset += c->pb[k] * c->out_strides[k];
         unsigned char *inside = v.initial + v.out_origin + offset * (int64_t)es;
-        int64_t idx[ARR] = {0};
-        for (int64_t e = 0; e < in_count; e++) {
-            int64_t off = 0;
-            for (int32_t k = 0; k < rank; k++) off += idx[k] * c->in_strides[k];
-            test_rng_bytes(&rng, inside + off * (int64_t)es, es);
-            for (int32_t k = rank - 1; k >= 0; k--) {
-                if (++idx[k] < p->shape[k]) break;
-                idx[k] = 0;
-            }
-        }
+        test_fill_strided(&rng, inside, rank, p->shape, c->in_strides, es);
         v.in = inside;
         dense = test_xmalloc((size_t)in_count * es);
-        gather_dense(p, inside, dense);
+        test_gather_dense(p, inside, dense);
         ref_problem.in_strides = NULL;
         ref_in = dense;
     } else {
