@@ -53,11 +53,6 @@ void gbench_set_arg_names(gbench_benchmark *b, const char *const *names, int cou
 void gbench_use_real_time(gbench_benchmark *b) { bm(b)->UseRealTime(); }
 void gbench_use_manual_time(gbench_benchmark *b) { bm(b)->UseManualTime(); }
 void gbench_set_min_time(gbench_benchmark *b, double seconds) { bm(b)->MinTime(seconds); }
-void gbench_set_iterations(gbench_benchmark *b, int64_t iterations)
-{
-    bm(b)->Iterations(static_cast<benchmark::IterationCount>(iterations));
-}
-void gbench_set_repetitions(gbench_benchmark *b, int n) { bm(b)->Repetitions(n); }
 
 int gbench_keep_running(gbench_state *state) { return st(state).KeepRunning() ? 1 : 0; }
 int gbench_keep_running_batch(gbench_state *state, int64_t n)
@@ -94,8 +89,6 @@ void gbench_skip_with_error(gbench_state *state, const char *message)
 {
     st(state).SkipWithError(message);
 }
-void gbench_pause_timing(gbench_state *state) { st(state).PauseTiming(); }
-void gbench_resume_timing(gbench_state *state) { st(state).ResumeTiming(); }
 
 int gbench_run(int argc, char **argv, const char *const *default_flags)
 {

@@ -38,11 +38,8 @@ typedef struct gbench_state gbench_state;         /* benchmark::State           
 typedef struct gbench_benchmark gbench_benchmark; /* benchmark::internal::Benchmark    */
 typedef void (*gbench_fn)(gbench_state *state, void *arg);
 
-/* Counter flags, as benchmark::Counter::Flags (combine with |). */
-#define GBENCH_COUNTER_DEFAULT        0u
-#define GBENCH_COUNTER_RATE           (1u << 0)  /* value / seconds of the run             */
-#define GBENCH_COUNTER_AVG_ITERATIONS (1u << 3)  /* value / iterations                     */
-#define GBENCH_COUNTER_INVERT         (1u << 31) /* 1 / value (RATE too: seconds per value) */
+/* Counter flags, as benchmark::Counter::Flags (only the plain value is used here). */
+#define GBENCH_COUNTER_DEFAULT 0u
 
 /* ---- registration (before gbench_run) ---------------------------------------------- */
 
@@ -63,10 +60,6 @@ void gbench_use_real_time(gbench_benchmark *b);
 void gbench_use_manual_time(gbench_benchmark *b);
 /** Run for at least `seconds` (overrides --benchmark_min_time for this benchmark). */
 void gbench_set_min_time(gbench_benchmark *b, double seconds);
-/** Run exactly `iterations` iterations (overrides the min-time logic). */
-void gbench_set_iterations(gbench_benchmark *b, int64_t iterations);
-/** Repeat `n` times (overrides --benchmark_repetitions for this benchmark). */
-void gbench_set_repetitions(gbench_benchmark *b, int n);
 
 /* ---- inside a benchmark function ------------------------------------------------------ */
 
@@ -91,19 +84,8 @@ void gbench_set_iteration_time(gbench_state *state, double seconds);
 void gbench_set_label(gbench_state *state, const char *label);
 /** Mark this run as failed (or not applicable) with `message`; then leave the loop. */
 void gbench_skip_with_error(gbench_state *state, const char *message);
-/** Stop and restart the timer inside the loop (costly: not for nanosecond bodies). */
-void gbench_pause_timing(gbench_state *state);
-void gbench_resume_timing(gbench_state *state);
 
-/** Compiler barriers (benchmark::DoNotOptimize / ClobberMemory). */
-static inline void gbench_do_not_optimize(const void *p)
-{
-#if defined(__GNUC__)
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-    (void)p;
-#endif
-}
+/** Compiler barrier (benchmark::ClobberMemory). */
 static inline void gbench_clobber_memory(void)
 {
 #if defined(__GNUC__)
