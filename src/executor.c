@@ -265,6 +265,27 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     }
 }
 
+#ifdef _OPENMP
+/* `tiles` tiles over a team of `threads`. A function of its own, never inlined: a compiler
+ * asks the OpenMP runtime for the caller's thread id on entry to any function holding a
+ * parallel region, and one-thread plans must not call into the runtime at all.
+ * schedule(static): each thread runs one contiguous block of tiles, the same block on every
+ * execution of the plan, so on several NUMA nodes the pages a thread writes are the pages
+ * it first touched (when the caller's first write was this executor too). Workers are bound
+ * to cores unless the user chose OpenMP affinity (topology.c). */
+static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const char *in,
+                                               char *out, bool skip_interior, int64_t tiles,
+                                               int64_t col_tiles, int threads)
+{
+#pragma omp parallel num_threads(threads)
+    {
+        ndpad_topology_bind_worker(omp_get_thread_num());
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    }
+}
+#endif
+
 void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_interior)
 {
     const int64_t n = plan->dim[plan->ndim - 1].n;
@@ -273,24 +294,13 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     const int64_t tiles = row_tiles * col_tiles;
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
 #ifdef _OPENMP
-    if (omp_in_parallel()) threads = 1; /* never a nested team: the caller owns the cores */
-#else
-    threads = 1;
-#endif
-    if (threads <= 1) {
-        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    /* Never a nested team: the caller owns the cores. Asked only when a team would start,
+     * so one-thread plans never call into the OpenMP runtime. */
+    if (threads > 1 && omp_in_parallel()) threads = 1;
+    if (threads > 1) {
+        run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
         return;
     }
-#ifdef _OPENMP
-    /* schedule(static): each thread runs one contiguous block of tiles, the same block on
-     * every execution of the plan, so on several NUMA nodes the pages a thread writes are
-     * the pages it first touched (when the caller's first write was this executor too).
-     * Workers are bound to cores unless the user chose OpenMP affinity (topology.c). */
-#pragma omp parallel num_threads((int)threads)
-    {
-        ndpad_topology_bind_worker(omp_get_thread_num());
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
-    }
 #endif
+    for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
 }
