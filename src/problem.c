@@ -103,8 +103,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
                        "interior[%d] = %lld needs mode CONSTANT, not %s", (int)k,
                        (long long)a->r, mode_names[problem->mode]);
         int64_t step;
-        if (a->d == 0) {
-            a->dilated = 0;
+        if (a->d <= 1) {
+            a->dilated = a->d; /* one element has no neighbours: the interior inserts none */
         } else if (ndpad_add_overflows(a->r, 1, &step) ||
                    ndpad_mul_overflows(a->d - 1, step, &a->dilated) ||
                    ndpad_add_overflows(a->dilated, 1, &a->dilated)) {

@@ -595,6 +595,24 @@ static void empty_constant_output_with_huge_elements_needs_no_pad_value(void **s
     ndpad_plan_destroy(plan);
 }
 
+/* Interior padding goes between neighbours: an axis of one element has none, so any
+ * interior there, INT64_MAX included, changes nothing (found by fuzz-pad). */
+static void interior_of_a_single_element_inserts_nothing(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {1, 3}, pb[2] = {1, 0}, pe[2] = {0, 1}, interior[2] = {INT64_MAX, 0};
+    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 1, .shape = shape,
+                             .pads_begin = pb, .pads_end = pe, .interior = interior};
+    int64_t out_shape[2];
+    if (ndpad_output_shape(&p, out_shape) != NDPAD_OK) fail_msg("%s", ndpad_last_error());
+    assert_int_equal(out_shape[0], 2);
+    assert_int_equal(out_shape[1], 4);
+    const unsigned char in[3] = {1, 2, 3};
+    unsigned char out[8], expected[8] = {0, 0, 0, 0, 1, 2, 3, 0};
+    assert_int_equal(ndpad_pad(&p, in, out), NDPAD_OK);
+    assert_memory_equal(out, expected, sizeof out);
+}
+
 static void pads_of_2_pow_62_around_a_tiny_output_in_every_mode(void **state)
 {
     (void)state;
@@ -890,6 +908,7 @@ int main(void)
         cmocka_unit_test(int32_max_threads_with_one_row_tiles_is_correct_and_survives),
         cmocka_unit_test(last_error_is_always_terminated_and_bounded),
         cmocka_unit_test(empty_constant_output_with_huge_elements_needs_no_pad_value),
+        cmocka_unit_test(interior_of_a_single_element_inserts_nothing),
     };
     enum { FIXED = sizeof fixed / sizeof fixed[0] };
     struct CMUnitTest tests[CORE + ONNX + FIXED];
