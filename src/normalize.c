@@ -82,10 +82,13 @@ static void crop_edge(ndpad_dim *a, int64_t *in_offset)
         a->d -= k;
         a->b += k;
     }
-    /* pads_end as it is now; n - b may exceed int64 by one, n - 1 - b is validated */
-    const int64_t e = (a->n - 1 - a->b) - a->d + 1;
+    /* pads_end as it is now, e = (n - 1 - b) - (d - 1): n - b may exceed int64 by one and
+     * n - 1 - b is validated, but with b far past the output the difference can still fall
+     * below INT64_MIN, which crops all it can anyway. */
+    int64_t e;
+    if (__builtin_sub_overflow(a->n - 1 - a->b, a->d - 1, &e)) e = INT64_MIN;
     if (e < 0) {
-        const int64_t k = -e < a->d - 1 ? -e : a->d - 1;
+        const int64_t k = e < -(a->d - 1) ? a->d - 1 : -e;
         a->d -= k;
     }
 }
