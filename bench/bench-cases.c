@@ -69,7 +69,7 @@
 #include "gbench_shim.h"
 #include "ndpad.h"
 
-#define MAX_RANK 4
+#define MAX_RANK          4
 #define MAX_THREAD_COUNTS 64
 
 /* ------------------------------------------------------------------------------------- */
@@ -79,32 +79,35 @@
 /* Tensors shared by the cases of one group (conv's six cases use one input and output). */
 typedef struct tensors {
     const char *group;
-    int32_t     rank;
-    int64_t     shape[MAX_RANK], pads_begin[MAX_RANK], pads_end[MAX_RANK];
-    int64_t     out_shape[MAX_RANK];
-    size_t      in_bytes, out_bytes;
-    float      *in, *out; /* allocated at first use, kept for the process */
+    int32_t rank;
+    int64_t shape[MAX_RANK], pads_begin[MAX_RANK], pads_end[MAX_RANK];
+    int64_t out_shape[MAX_RANK];
+    size_t in_bytes, out_bytes;
+    float *in, *out; /* allocated at first use, kept for the process */
 } tensors;
 
 typedef struct bench_case {
-    const char *name;   /* "conv", "inplace", ...  */
-    tensors    *t;
-    int32_t     mode;
-    float       pad_value;
-    bool        inplace;
+    const char *name; /* "conv", "inplace", ...  */
+    tensors *t;
+    int32_t mode;
+    float pad_value;
+    bool inplace;
 } bench_case;
 
-#define TENSORS(name, ...) {.group = name, .rank = 4, __VA_ARGS__}
+#define TENSORS(name, ...)                                                                         \
+    {                                                                                              \
+        .group = name, .rank = 4, __VA_ARGS__                                                      \
+    }
 static tensors conv_t = TENSORS("conv", .shape = {1, 64, 256, 256}, .pads_begin = {0, 0, 1, 1},
                                 .pads_end = {0, 0, 1, 1});
-static tensors image_t = TENSORS("image", .shape = {1, 3, 1080, 1920},
-                                 .pads_begin = {0, 0, 8, 8}, .pads_end = {0, 0, 8, 8});
+static tensors image_t = TENSORS("image", .shape = {1, 3, 1080, 1920}, .pads_begin = {0, 0, 8, 8},
+                                 .pads_end = {0, 0, 8, 8});
 static tensors nhwc_t = TENSORS("nhwc", .shape = {1, 224, 224, 3}, .pads_begin = {0, 3, 3, 0},
                                 .pads_end = {0, 3, 3, 0});
-static tensors ovsmall_t = TENSORS("ov-small", .shape = {1, 3, 32, 40},
-                                   .pads_begin = {0, 5, 2, 1}, .pads_end = {1, 0, 3, 7});
-static tensors channel_t = TENSORS("channel", .shape = {8, 64, 56, 56},
-                                   .pads_begin = {0, 0, 0, 0}, .pads_end = {0, 64, 0, 0});
+static tensors ovsmall_t = TENSORS("ov-small", .shape = {1, 3, 32, 40}, .pads_begin = {0, 5, 2, 1},
+                                   .pads_end = {1, 0, 3, 7});
+static tensors channel_t = TENSORS("channel", .shape = {8, 64, 56, 56}, .pads_begin = {0, 0, 0, 0},
+                                   .pads_end = {0, 64, 0, 0});
 
 static tensors *const all_tensors[] = {&conv_t, &image_t, &nhwc_t, &ovsmall_t, &channel_t};
 
@@ -128,10 +131,10 @@ static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetr
 /* What one registered benchmark runs. */
 typedef enum impl { IMPL_NDPAD, IMPL_MEMCPY, IMPL_XNNPACK } impl;
 typedef struct bench_run {
-    impl              what;
+    impl what;
     const bench_case *c;
-    tensors          *t;
-    int               threads;
+    tensors *t;
+    int threads;
 } bench_run;
 
 static void *xmalloc(size_t bytes)
@@ -167,7 +170,7 @@ static void tensors_init(tensors *t)
 }
 
 /* The source of every memcpy baseline: as large as the largest output. */
-static char  *copy_src;
+static char *copy_src;
 static size_t copy_src_bytes;
 
 static const char *memcpy_source(size_t bytes)
@@ -194,7 +197,7 @@ static double now(void)
 
 typedef struct samples {
     double *v;
-    size_t  n, cap;
+    size_t n, cap;
 } samples;
 
 static void samples_push(samples *s, double x)
@@ -274,7 +277,8 @@ static void usage_ndpad_flags(FILE *f)
           "                                  the planner's heuristic only "
           "(env NDPAD_BENCH_TUNING)\n"
           "  --ndpad_threads=1,2,...         thread counts (env NDPAD_BENCH_THREADS; default\n"
-          "                                  1 .. all, powers of two beyond 8)\n", f);
+          "                                  1 .. all, powers of two beyond 8)\n",
+          f);
 }
 
 static void set_thread_counts(const char *list, const char *what)
@@ -286,8 +290,7 @@ static void set_thread_counts(const char *list, const char *what)
         const long v = strtol(p, &end, 10);
         if (end == p || v < 1 || v > 4096 || (*end != ',' && *end != '\0') ||
             thread_count_n == MAX_THREAD_COUNTS) {
-            fprintf(stderr, "ndpad-bench: %s='%s': expected a list such as 1,2,4\n", what,
-                    list);
+            fprintf(stderr, "ndpad-bench: %s='%s': expected a list such as 1,2,4\n", what, list);
             exit(2);
         }
         thread_counts[thread_count_n++] = (int)v;
@@ -394,8 +397,8 @@ static void plan_label(const ndpad_plan *plan, char *label, size_t size)
         return;
     }
     const char *eol = strchr(line, '\n');
-    const bool stream = strstr(line, "streaming") != NULL &&
-                        (eol == NULL || strstr(line, "streaming") < eol);
+    const bool stream =
+        strstr(line, "streaming") != NULL && (eol == NULL || strstr(line, "streaming") < eol);
     /* "tile source: wisdom (class ...)": where the tile came from, when the library says. */
     char source[32] = "";
     const char *src_line = strstr(text, "tile source: ");
@@ -422,8 +425,7 @@ static bool inplace_restore(const bench_case *c, char *why, size_t why_size)
 }
 
 /* Once per process: an in-place execution over scribbled borders gives the padded input. */
-static bool inplace_checked(const ndpad_plan *plan, const bench_case *c, char *why,
-                            size_t why_size)
+static bool inplace_checked(const ndpad_plan *plan, const bench_case *c, char *why, size_t why_size)
 {
     static bool done;
     if (done) return true;
@@ -433,8 +435,7 @@ static bool inplace_checked(const ndpad_plan *plan, const bench_case *c, char *w
     memcpy(want, t->out, t->out_bytes);
     const size_t w = (size_t)t->out_shape[t->rank - 1], rows = t->out_bytes / sizeof(float) / w;
     for (size_t r = 0; r < rows; r++) t->out[r * w] = t->out[r * w + w - 1] = 99.0f;
-    const ndpad_status st =
-        ndpad_execute(plan, (const char *)t->out + interior_offset(t), t->out);
+    const ndpad_status st = ndpad_execute(plan, (const char *)t->out + interior_offset(t), t->out);
     const bool same = st == NDPAD_OK && memcmp(want, t->out, t->out_bytes) == 0;
     free(want);
     if (!same) {
@@ -461,9 +462,9 @@ static pthreadpool_t xnn_pool(int threads)
 }
 
 typedef struct pool_copy {
-    void       *dst;
+    void *dst;
     const void *src;
-    size_t      bytes, parts;
+    size_t bytes, parts;
 } pool_copy;
 
 static void pool_copy_part(void *arg, size_t i)
@@ -473,8 +474,7 @@ static void pool_copy_part(void *arg, size_t i)
 }
 
 /* memcpy split as parallel_memcpy() does, on XNNPACK's pool instead of OpenMP's team. */
-static void pool_memcpy(pthreadpool_t pool, void *dst, const void *src, size_t bytes,
-                        int threads)
+static void pool_memcpy(pthreadpool_t pool, void *dst, const void *src, size_t bytes, int threads)
 {
     const int t = copy_threads(bytes, threads);
     if (t <= 1 || pool == NULL) {
@@ -498,8 +498,8 @@ static void baseline_once(const bench_run *run, const char *src)
     parallel_memcpy(run->t->out, src, run->t->out_bytes, run->threads);
 }
 
-static bool run_once(const bench_run *run, const ndpad_plan *plan, void *xnn_op,
-                     const void *in, const char *src)
+static bool run_once(const bench_run *run, const ndpad_plan *plan, void *xnn_op, const void *in,
+                     const char *src)
 {
     (void)xnn_op;
     switch (run->what) {
@@ -569,8 +569,8 @@ static void bench_case_fn(gbench_state *state, void *arg)
         }
         const pthreadpool_t pool = xnn_pool(run->threads);
         if (xnn_create_constant_pad_nd_x32(&c->pad_value, 0, &op) != xnn_status_success ||
-            xnn_setup_constant_pad_nd_x32(op, (size_t)t->rank, shape, pre, post, t->in,
-                                          t->out, pool) != xnn_status_success) {
+            xnn_setup_constant_pad_nd_x32(op, (size_t)t->rank, shape, pre, post, t->in, t->out,
+                                          pool) != xnn_status_success) {
             snprintf(why, sizeof(why), "XNNPACK constant pad: create or setup failed");
             goto fail;
         }
@@ -676,8 +676,7 @@ static void add(impl what, const bench_case *c, tensors *t, int threads)
         snprintf(name, sizeof(name), "memcpy/%s/threads:%d", t->group, threads);
     else
         snprintf(name, sizeof(name), "%s/%s-%s/threads:%d",
-                 what == IMPL_NDPAD ? "ndpad" : "xnnpack", c->name, mode_names[c->mode],
-                 threads);
+                 what == IMPL_NDPAD ? "ndpad" : "xnnpack", c->name, mode_names[c->mode], threads);
     gbench_use_manual_time(gbench_register(name, bench_case_fn, r));
 }
 
@@ -719,8 +718,8 @@ int main(int argc, char **argv)
     }
     free(copy_src);
     if (rc == 0 && failures > 0) {
-        fprintf(stderr, "ndpad-bench: %d benchmark run%s failed (see the errors above)\n",
-                failures, failures == 1 ? "" : "s");
+        fprintf(stderr, "ndpad-bench: %d benchmark run%s failed (see the errors above)\n", failures,
+                failures == 1 ? "" : "s");
         return 1;
     }
     return rc;

@@ -38,18 +38,18 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct filler {
-    ndpad_isa     isa;
-    int           mode;
-    size_t        elem_bytes; /* 0: any size */
+    ndpad_isa isa;
+    int mode;
+    size_t elem_bytes; /* 0: any size */
     ndpad_fill_fn fn;
-    const char   *name;
+    const char *name;
 } filler;
 
 typedef struct copier {
-    ndpad_isa     isa;
-    bool          stream;
+    ndpad_isa isa;
+    bool stream;
     ndpad_copy_fn fn;
-    const char   *name;
+    const char *name;
 } copier;
 
 static const filler fillers[] = {
@@ -64,7 +64,7 @@ static const filler fillers[] = {
 
 static const copier copiers[] = {
 #define NDPAD_FILLER(isa, mode, elem_bytes, function)
-#define NDPAD_COPY(isa, function) {isa, false, function, #function},
+#define NDPAD_COPY(isa, function)        {isa, false, function, #function},
 #define NDPAD_COPY_STREAM(isa, function) {isa, true, function, #function},
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
@@ -75,7 +75,7 @@ static const copier copiers[] = {
 static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 static const int64_t run_lengths[] = {1, 3, 8, 64, 4096};
 #define GENERIC_ELEM_SIZE 3 /* what a generic-size (elem_bytes 0) entry is measured with */
-#define MAX_ELEM_SIZE 16
+#define MAX_ELEM_SIZE     16
 
 static double now(void)
 {
@@ -98,8 +98,12 @@ static void *xmalloc(size_t bytes)
 static bool isa_usable(ndpad_isa isa)
 {
     const int64_t shape[1] = {4}, pads[1] = {1};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_EDGE, .elem_size = 4, .shape = shape,
-                             .pads_begin = pads, .pads_end = pads};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_EDGE,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pads,
+                             .pads_end = pads};
     ndpad_options o;
     ndpad_options_init(&o);
     o.isa = isa;
@@ -132,7 +136,8 @@ static void bench_filler(gbench_state *state, void *arg)
     for (size_t i = 0; i < bytes; i++) src[i] = (unsigned char)(i * 7 + 1);
     memset(dst, 0, bytes);
     const void *from = f->mode == NDPAD_REFLECT || f->mode == NDPAD_SYMMETRIC
-                           ? (const void *)(src + bytes - es) : (const void *)src;
+                           ? (const void *)(src + bytes - es)
+                           : (const void *)src;
     /* Cheap calls are batched so that the loop's own cost stays out of the time. */
     int64_t batch = (int64_t)(16384 / bytes);
     batch = batch < 1 ? 1 : batch > 256 ? 256 : batch;
@@ -153,7 +158,8 @@ static void bench_filler(gbench_state *state, void *arg)
     const int cls = f->elem_bytes == 0 ? NDPAD_SIZE_CLASS_COUNT - 1 : ndpad_size_class(es);
     const int r = run_index(n);
     if (r >= 0) {
-        if (f->isa == NDPAD_ISA_SCALAR) scalar_seconds[f->mode][cls][r] = per_call;
+        if (f->isa == NDPAD_ISA_SCALAR)
+            scalar_seconds[f->mode][cls][r] = per_call;
         else if (scalar_seconds[f->mode][cls][r] > 0)
             gbench_set_counter(state, "vs_scalar", scalar_seconds[f->mode][cls][r] / per_call,
                                GBENCH_COUNTER_DEFAULT);
@@ -167,7 +173,7 @@ static void bench_filler(gbench_state *state, void *arg)
 
 static const struct {
     const char *name;
-    size_t      bytes;
+    size_t bytes;
 } copy_sizes[] = {
     {"4KiB", (size_t)4 << 10},
     {"256KiB", (size_t)256 << 10},
@@ -179,9 +185,9 @@ static unsigned char *copy_src, *copy_dst; /* 256 MiB each, allocated at first u
 static double memcpy_seconds[ARRAY_LEN(copy_sizes)];
 
 typedef struct copy_run {
-    const copier *c;       /* NULL: memcpy */
-    const copier *stream;  /* non-NULL: planned, c beside this streaming copy */
-    int           size;
+    const copier *c;      /* NULL: memcpy */
+    const copier *stream; /* non-NULL: planned, c beside this streaming copy */
+    int size;
 } copy_run;
 
 /* The planner's rule (src/planner.c): stream when the output exceeds the last-level cache. */
@@ -210,15 +216,18 @@ static void bench_copy(gbench_state *state, void *arg)
     const double t0 = now();
     while (gbench_keep_running_batch(state, batch)) {
         for (int64_t b = 0; b < batch; b++) {
-            if (fn != NULL) fn(copy_dst, copy_src, bytes);
-            else memcpy(copy_dst, copy_src, bytes);
+            if (fn != NULL)
+                fn(copy_dst, copy_src, bytes);
+            else
+                memcpy(copy_dst, copy_src, bytes);
             gbench_clobber_memory();
         }
     }
     const double per_call = (now() - t0) / (double)gbench_iterations(state);
 
     gbench_set_bytes_processed(state, gbench_iterations(state) * (int64_t)bytes);
-    if (fn == NULL) memcpy_seconds[run->size] = per_call;
+    if (fn == NULL)
+        memcpy_seconds[run->size] = per_call;
     else if (memcpy_seconds[run->size] > 0)
         gbench_set_counter(state, "vs_memcpy", per_call / memcpy_seconds[run->size],
                            GBENCH_COUNTER_DEFAULT);
@@ -238,7 +247,9 @@ static void register_copy(const copier *c, const copier *stream, int size, size_
         snprintf(name, sizeof(name), "copy/memcpy/%s", copy_sizes[size].name);
     else
         snprintf(name, sizeof(name), "copy/%s-%s/%s",
-                 stream != NULL ? "planned" : c->stream ? "stream" : "interior",
+                 stream != NULL ? "planned"
+                 : c->stream    ? "stream"
+                                : "interior",
                  ndpad_isa_name(c->isa), copy_sizes[size].name);
     gbench_benchmark *b = gbench_register(name, bench_copy, r);
     gbench_use_real_time(b);
@@ -257,14 +268,18 @@ int main(int argc, char **argv)
         const filler *f = &fillers[i];
         if (!usable[f->isa]) {
             if (!noted[f->isa])
-                fprintf(stderr, "ndpad-bench-kernels: this CPU cannot run %s: its kernels "
-                                "are not benchmarked\n", ndpad_isa_name(f->isa));
+                fprintf(stderr,
+                        "ndpad-bench-kernels: this CPU cannot run %s: its kernels "
+                        "are not benchmarked\n",
+                        ndpad_isa_name(f->isa));
             noted[f->isa] = true;
             continue;
         }
         char name[160], size[32];
-        if (f->elem_bytes != 0) snprintf(size, sizeof(size), "e%zu", f->elem_bytes);
-        else snprintf(size, sizeof(size), "e%d-any", GENERIC_ELEM_SIZE);
+        if (f->elem_bytes != 0)
+            snprintf(size, sizeof(size), "e%zu", f->elem_bytes);
+        else
+            snprintf(size, sizeof(size), "e%d-any", GENERIC_ELEM_SIZE);
         snprintf(name, sizeof(name), "fill/%s/%s/%s", mode_names[f->mode], size,
                  ndpad_isa_name(f->isa));
         gbench_benchmark *b = gbench_register(name, bench_filler, (void *)f);

@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
-benchmark::State &st(gbench_state *s) { return *reinterpret_cast<benchmark::State *>(s); }
+benchmark::State &st(gbench_state *s)
+{
+    return *reinterpret_cast<benchmark::State *>(s);
+}
 const benchmark::State &st(const gbench_state *s)
 {
     return *reinterpret_cast<const benchmark::State *>(s);
@@ -33,8 +37,8 @@ extern "C" {
 
 gbench_benchmark *gbench_register(const char *name, gbench_fn fn, void *arg)
 {
-    benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
-        name, [fn, arg](benchmark::State &state) {
+    benchmark::internal::Benchmark *b =
+        benchmark::RegisterBenchmark(name, [fn, arg](benchmark::State &state) {
             fn(reinterpret_cast<gbench_state *>(&state), arg);
         });
     return reinterpret_cast<gbench_benchmark *>(b);
@@ -50,11 +54,23 @@ void gbench_set_arg_names(gbench_benchmark *b, const char *const *names, int cou
     bm(b)->ArgNames(std::vector<std::string>(names, names + count));
 }
 
-void gbench_use_real_time(gbench_benchmark *b) { bm(b)->UseRealTime(); }
-void gbench_use_manual_time(gbench_benchmark *b) { bm(b)->UseManualTime(); }
-void gbench_set_min_time(gbench_benchmark *b, double seconds) { bm(b)->MinTime(seconds); }
+void gbench_use_real_time(gbench_benchmark *b)
+{
+    bm(b)->UseRealTime();
+}
+void gbench_use_manual_time(gbench_benchmark *b)
+{
+    bm(b)->UseManualTime();
+}
+void gbench_set_min_time(gbench_benchmark *b, double seconds)
+{
+    bm(b)->MinTime(seconds);
+}
 
-int gbench_keep_running(gbench_state *state) { return st(state).KeepRunning() ? 1 : 0; }
+int gbench_keep_running(gbench_state *state)
+{
+    return st(state).KeepRunning() ? 1 : 0;
+}
 int gbench_keep_running_batch(gbench_state *state, int64_t n)
 {
     return st(state).KeepRunningBatch(static_cast<benchmark::IterationCount>(n)) ? 1 : 0;
@@ -84,7 +100,10 @@ void gbench_set_iteration_time(gbench_state *state, double seconds)
 {
     st(state).SetIterationTime(seconds);
 }
-void gbench_set_label(gbench_state *state, const char *label) { st(state).SetLabel(label); }
+void gbench_set_label(gbench_state *state, const char *label)
+{
+    st(state).SetLabel(label);
+}
 void gbench_skip_with_error(gbench_state *state, const char *message)
 {
     st(state).SkipWithError(message);

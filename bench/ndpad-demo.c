@@ -32,8 +32,7 @@ static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetr
 /* Reports a failed call; returns 1 when `st` is OK so callers can write `if (!ok(...))`. */
 static int ok(ndpad_status st, const char *what)
 {
-    if (st == NDPAD_OK)
-        return 1;
+    if (st == NDPAD_OK) return 1;
     fprintf(stderr, "FAIL: %s: %s: %s\n", what, ndpad_status_string(st), ndpad_last_error());
     g_failures++;
     return 0;
@@ -43,8 +42,7 @@ static void print_matrix(const float *m, int64_t rows, int64_t cols)
 {
     for (int64_t r = 0; r < rows; r++) {
         fputs("    ", stdout);
-        for (int64_t c = 0; c < cols; c++)
-            printf(" %4g", (double)m[r * cols + c]);
+        for (int64_t c = 0; c < cols; c++) printf(" %4g", (double)m[r * cols + c]);
         putchar('\n');
     }
 }
@@ -54,8 +52,8 @@ static void show_result(const char *title, const float *got, const int64_t *shap
                         const float *want, const int64_t *want_shape)
 {
     const int same_shape = shape[0] == want_shape[0] && shape[1] == want_shape[1];
-    const int same = same_shape &&
-                     memcmp(got, want, (size_t)(shape[0] * shape[1]) * sizeof(float)) == 0;
+    const int same =
+        same_shape && memcmp(got, want, (size_t)(shape[0] * shape[1]) * sizeof(float)) == 0;
     printf("  %s -> %lldx%lld  [%s]\n", title, (long long)shape[0], (long long)shape[1],
            same ? "matches the spec" : "MISMATCH");
     print_matrix(got, shape[0], shape[1]);
@@ -80,31 +78,67 @@ typedef struct openvino_example {
 
 static const openvino_example openvino_examples[] = {
     /* positive pads (Pad-1 and Pad-12) */
-    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_CONSTANT, {0, 1}, {2, 3}, 5, 8,
-     {0, 1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0, 9, 10, 11, 12, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
-    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_EDGE, {0, 1}, {2, 3}, 5, 8,
-     {1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 6, 7, 8, 8, 8, 8, 9, 9, 10, 11, 12, 12, 12, 12,
-      9, 9, 10, 11, 12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12}},
-    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_REFLECT, {0, 1}, {2, 3}, 5, 8,
-     {2, 1, 2, 3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11, 12, 11, 10, 9,
-      6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4, 3, 2, 1}},
-    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_SYMMETRIC, {0, 1}, {2, 3}, 5, 8,
-     {1, 1, 2, 3, 4, 4, 3, 2, 5, 5, 6, 7, 8, 8, 7, 6, 9, 9, 10, 11, 12, 12, 11, 10,
-      9, 9, 10, 11, 12, 12, 11, 10, 5, 5, 6, 7, 8, 8, 7, 6}},
+    {"pads_begin [0, 1], pads_end [2, 3]",
+     NDPAD_CONSTANT,
+     {0, 1},
+     {2, 3},
+     5,
+     8,
+     {0,  1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0, 9, 10, 11,
+      12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0}},
+    {"pads_begin [0, 1], pads_end [2, 3]",
+     NDPAD_EDGE,
+     {0, 1},
+     {2, 3},
+     5,
+     8,
+     {1,  1,  2,  3,  4, 4, 4,  4,  5,  5,  6,  7,  8, 8, 8,  8,  9,  9,  10, 11,
+      12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12}},
+    {"pads_begin [0, 1], pads_end [2, 3]",
+     NDPAD_REFLECT,
+     {0, 1},
+     {2, 3},
+     5,
+     8,
+     {2,  1,  2,  3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11,
+      12, 11, 10, 9, 6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4,  3, 2,  1}},
+    {"pads_begin [0, 1], pads_end [2, 3]",
+     NDPAD_SYMMETRIC,
+     {0, 1},
+     {2, 3},
+     5,
+     8,
+     {1,  1,  2,  3,  4, 4, 3,  2,  5,  5,  6,  7,  8, 8, 7, 6, 9, 9, 10, 11,
+      12, 12, 11, 10, 9, 9, 10, 11, 12, 12, 11, 10, 5, 5, 6, 7, 8, 8, 7,  6}},
     /* negative pads (Pad-12): every mode crops to [[6 7]] */
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_CONSTANT, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_EDGE, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_REFLECT, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_SYMMETRIC, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     /* mixed pads (Pad-12): borders come from the whole input, not the cropped part */
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_CONSTANT, {2, -1}, {-1, 3}, 4, 6,
-     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_EDGE, {2, -1}, {-1, 3}, 4, 6,
-     {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8}},
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_REFLECT, {2, -1}, {-1, 3}, 4, 6,
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_CONSTANT, {2, -1}, {-1, 3}, 4, 6, {0, 0, 0, 0, 0,
+                                                                                      0, 0, 0, 0, 0,
+                                                                                      0, 0, 2, 3, 4,
+                                                                                      0, 0, 0, 6, 7,
+                                                                                      8, 0, 0, 0}},
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_EDGE, {2, -1}, {-1, 3}, 4, 6, {2, 3, 4, 4, 4,
+                                                                                  4, 2, 3, 4, 4,
+                                                                                  4, 4, 2, 3, 4,
+                                                                                  4, 4, 4, 6, 7,
+                                                                                  8, 8, 8, 8}},
+    {"pads_begin [2, -1], pads_end [-1, 3]",
+     NDPAD_REFLECT,
+     {2, -1},
+     {-1, 3},
+     4,
+     6,
      {10, 11, 12, 11, 10, 9, 6, 7, 8, 7, 6, 5, 2, 3, 4, 3, 2, 1, 6, 7, 8, 7, 6, 5}},
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_SYMMETRIC, {2, -1}, {-1, 3}, 4, 6,
+    {"pads_begin [2, -1], pads_end [-1, 3]",
+     NDPAD_SYMMETRIC,
+     {2, -1},
+     {-1, 3},
+     4,
+     6,
      {6, 7, 8, 8, 7, 6, 2, 3, 4, 4, 3, 2, 2, 3, 4, 4, 3, 2, 6, 7, 8, 8, 7, 6}},
 };
 
@@ -122,20 +156,22 @@ static void demo_openvino(void)
             last_pads = ex->pads;
         }
         const int64_t shape[2] = {3, 4};
-        const ndpad_problem p = {.rank = 2, .mode = ex->mode, .elem_size = sizeof(float),
-                                 .shape = shape, .pads_begin = ex->pb, .pads_end = ex->pe};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = ex->mode,
+                                 .elem_size = sizeof(float),
+                                 .shape = shape,
+                                 .pads_begin = ex->pb,
+                                 .pads_end = ex->pe};
         int64_t out_shape[2];
         float out[40];
-        if (!ok(ndpad_output_shape(&p, out_shape), "ndpad_output_shape (OpenVINO)"))
-            continue;
+        if (!ok(ndpad_output_shape(&p, out_shape), "ndpad_output_shape (OpenVINO)")) continue;
         if (out_shape[0] * out_shape[1] > (int64_t)ARRAY_LEN(out)) {
-            fprintf(stderr, "FAIL: unexpected output shape %lldx%lld\n",
-                    (long long)out_shape[0], (long long)out_shape[1]);
+            fprintf(stderr, "FAIL: unexpected output shape %lldx%lld\n", (long long)out_shape[0],
+                    (long long)out_shape[1]);
             g_failures++;
             continue;
         }
-        if (!ok(ndpad_pad(&p, openvino_data, out), "ndpad_pad (OpenVINO)"))
-            continue;
+        if (!ok(ndpad_pad(&p, openvino_data, out), "ndpad_pad (OpenVINO)")) continue;
         const int64_t want_shape[2] = {ex->rows, ex->cols};
         char title[64];
         snprintf(title, sizeof(title), "pad_mode = \"%s\"", mode_names[ex->mode]);
@@ -149,22 +185,36 @@ static void demo_openvino(void)
         int32_t mode;
         int64_t shape[4], pb[4], pe[4], want[4];
     } shapes[] = {
-        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], constant 15", NDPAD_CONSTANT,
-         {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}, {2, 8, 37, 48}},
-        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], edge       ", NDPAD_EDGE,
-         {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}, {2, 8, 37, 48}},
-        {"Pad-12 2x3x32x40, pads [0,-2,-8,1]/[-1,4,-6,7], constant", NDPAD_CONSTANT,
-         {2, 3, 32, 40}, {0, -2, -8, 1}, {-1, 4, -6, 7}, {1, 5, 18, 48}},
+        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], constant 15",
+         NDPAD_CONSTANT,
+         {1, 3, 32, 40},
+         {0, 5, 2, 1},
+         {1, 0, 3, 7},
+         {2, 8, 37, 48}},
+        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], edge       ",
+         NDPAD_EDGE,
+         {1, 3, 32, 40},
+         {0, 5, 2, 1},
+         {1, 0, 3, 7},
+         {2, 8, 37, 48}},
+        {"Pad-12 2x3x32x40, pads [0,-2,-8,1]/[-1,4,-6,7], constant",
+         NDPAD_CONSTANT,
+         {2, 3, 32, 40},
+         {0, -2, -8, 1},
+         {-1, 4, -6, 7},
+         {1, 5, 18, 48}},
     };
     for (size_t k = 0; k < ARRAY_LEN(shapes); k++) {
         const float fifteen = 15.0f;
-        const ndpad_problem p = {.rank = 4, .mode = shapes[k].mode, .elem_size = sizeof(float),
-                                 .shape = shapes[k].shape, .pads_begin = shapes[k].pb,
+        const ndpad_problem p = {.rank = 4,
+                                 .mode = shapes[k].mode,
+                                 .elem_size = sizeof(float),
+                                 .shape = shapes[k].shape,
+                                 .pads_begin = shapes[k].pb,
                                  .pads_end = shapes[k].pe,
                                  .pad_value = shapes[k].mode == NDPAD_CONSTANT ? &fifteen : NULL};
         int64_t s[4];
-        if (!ok(ndpad_output_shape(&p, s), "ndpad_output_shape (4-D)"))
-            continue;
+        if (!ok(ndpad_output_shape(&p, s), "ndpad_output_shape (4-D)")) continue;
         const int same = memcmp(s, shapes[k].want, sizeof(s)) == 0;
         printf("  %s -> %lldx%lldx%lldx%lld  [%s]\n", shapes[k].name, (long long)s[0],
                (long long)s[1], (long long)s[2], (long long)s[3],
@@ -183,19 +233,24 @@ static void demo_ngraph(void)
            "padding_interior (1,2), value 42\n");
     const int64_t shape[2] = {3, 3}, below[2] = {1, 2}, above[2] = {1, 0}, interior[2] = {1, 2};
     const float data[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, value = 42.0f;
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = sizeof(float),
-                             .shape = shape, .pads_begin = below, .pads_end = above,
-                             .interior = interior, .pad_value = &value};
-    static const float want[63] = {
-        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 1, 42, 42, 2, 42, 42, 3,
-        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 4, 42, 42, 5, 42, 42, 6,
-        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 7, 42, 42, 8, 42, 42, 9,
-        42, 42, 42, 42, 42, 42, 42, 42, 42};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = sizeof(float),
+                             .shape = shape,
+                             .pads_begin = below,
+                             .pads_end = above,
+                             .interior = interior,
+                             .pad_value = &value};
+    static const float want[63] = {42, 42,      42, 42, 42, 42,      42, 42, 42, /**/ 42, 42,
+                                   1,  42,      42, 2,  42, 42,      3,  42, 42, 42,      42,
+                                   42, 42,      42, 42, 42, /**/ 42, 42, 4,  42, 42,      5,
+                                   42, 42,      6,  42, 42, 42,      42, 42, 42, 42,      42,
+                                   42, /**/ 42, 42, 7,  42, 42,      8,  42, 42, 9,       42,
+                                   42, 42,      42, 42, 42, 42,      42, 42};
     const int64_t want_shape[2] = {7, 9};
     int64_t out_shape[2];
     float out[63];
-    if (!ok(ndpad_output_shape(&p, out_shape), "ndpad_output_shape (nGraph)"))
-        return;
+    if (!ok(ndpad_output_shape(&p, out_shape), "ndpad_output_shape (nGraph)")) return;
     if (out_shape[0] * out_shape[1] != 63) {
         fprintf(stderr, "FAIL: nGraph output shape %lldx%lld, expected 7x9\n",
                 (long long)out_shape[0], (long long)out_shape[1]);
@@ -226,11 +281,10 @@ static void run_onnx(const float *data, const int64_t *shape, const int64_t *pad
             "ndpad_onnx_problem_init"))
         return;
     int64_t out_shape[2];
-    if (!ok(ndpad_output_shape(&onnx.problem, out_shape), "ndpad_output_shape (ONNX)"))
-        return;
+    if (!ok(ndpad_output_shape(&onnx.problem, out_shape), "ndpad_output_shape (ONNX)")) return;
     if (out_shape[0] * out_shape[1] > (int64_t)ARRAY_LEN(out)) {
-        fprintf(stderr, "FAIL: ONNX output shape %lldx%lld too large\n",
-                (long long)out_shape[0], (long long)out_shape[1]);
+        fprintf(stderr, "FAIL: ONNX output shape %lldx%lld too large\n", (long long)out_shape[0],
+                (long long)out_shape[1]);
         g_failures++;
         return;
     }
@@ -254,8 +308,7 @@ static void demo_onnx(void)
         {"reflect", 3, 4, {1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f, 4.5f, 5.7f, 4.5f, 5.7f}},
         {"edge", 3, 4, {1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f, 4.5f, 4.5f, 4.5f, 5.7f}},
     };
-    for (size_t k = 0; k < ARRAY_LEN(examples); k++)
-        run_onnx(data, shape, pads, &examples[k]);
+    for (size_t k = 0; k < ARRAY_LEN(examples); k++) run_onnx(data, shape, pads, &examples[k]);
 
     /* The Pad-12 mixed example through ONNX: ONNX Runtime crops first ([[2 3 4] [6 7 8]])
      * and pads the cropped tensor, so its reflect/wrap borders differ from OpenVINO's. */
@@ -264,7 +317,8 @@ static void demo_onnx(void)
            "  ONNX Runtime crops first, then pads the cropped [[2 3 4] [6 7 8]]:\n");
     const int64_t mixed_shape[2] = {3, 4}, mixed_pads[4] = {2, -1, -1, 3};
     static const onnx_example mixed[] = {
-        {"constant", 4, 6, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
+        {"constant", 4, 6, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
         {"edge", 4, 6, {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8}},
         {"reflect", 4, 6, {2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7, 2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7}},
         {"wrap", 4, 6, {2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8, 2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8}},
@@ -385,8 +439,7 @@ static void demo_timing(void)
         g_failures++;
         goto done;
     }
-    for (size_t i = 0; i < (size_t)C * H * W; i++)
-        in[i] = (float)(i % 1000003);
+    for (size_t i = 0; i < (size_t)C * H * W; i++) in[i] = (float)(i % 1000003);
     memset(out, 0, out_bytes);
     memset(copy_src, 1, out_bytes);
     memset(copy_dst, 0, out_bytes);
@@ -414,14 +467,17 @@ static void demo_timing(void)
         const int copy_threads = runs[r].copy_threads ? runs[r].copy_threads : all_threads;
         const double t_copy = time_memcpy(copy_dst, copy_src, out_bytes, copy_threads);
         for (int mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
-            const ndpad_problem p = {.rank = 4, .mode = mode, .elem_size = sizeof(float),
-                                     .shape = shape, .pads_begin = pb, .pads_end = pe};
+            const ndpad_problem p = {.rank = 4,
+                                     .mode = mode,
+                                     .elem_size = sizeof(float),
+                                     .shape = shape,
+                                     .pads_begin = pb,
+                                     .pads_end = pe};
             ndpad_options opt;
             ndpad_options_init(&opt);
             opt.threads = runs[r].threads;
             ndpad_plan *plan = NULL;
-            if (!ok(ndpad_plan_create(&p, &opt, &plan), "ndpad_plan_create (timing)"))
-                continue;
+            if (!ok(ndpad_plan_create(&p, &opt, &plan), "ndpad_plan_create (timing)")) continue;
             double t[REPS];
             int failed = !ok(ndpad_execute(plan, in, out), "ndpad_execute (timing)");
             for (int k = 0; k < REPS && !failed; k++) {
@@ -430,10 +486,8 @@ static void demo_timing(void)
                 t[k] = now_seconds() - t0;
             }
             ndpad_plan_destroy(plan);
-            if (failed)
-                continue;
-            if (!spot_check(mode, in, out))
-                g_failures++;
+            if (failed) continue;
+            if (!spot_check(mode, in, out)) g_failures++;
             const double t_pad = median(t, REPS);
             printf("  %-11s %-10s %10.3f %8.2f %11.3f %8.2f %9.2f\n", runs[r].name,
                    mode_names[mode], 1e3 * t_pad, (double)(in_bytes + out_bytes) / t_pad / 1e9,
@@ -442,8 +496,12 @@ static void demo_timing(void)
     }
 
     /* The plan of the conv case: zero padding with default options. */
-    const ndpad_problem conv = {.rank = 4, .mode = NDPAD_CONSTANT, .elem_size = sizeof(float),
-                                .shape = shape, .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem conv = {.rank = 4,
+                                .mode = NDPAD_CONSTANT,
+                                .elem_size = sizeof(float),
+                                .shape = shape,
+                                .pads_begin = pb,
+                                .pads_end = pe};
     ndpad_plan *plan = NULL;
     if (ok(ndpad_plan_create(&conv, NULL, &plan), "ndpad_plan_create (describe)")) {
         const size_t len = ndpad_plan_describe(plan, NULL, 0);

@@ -105,47 +105,47 @@ extern "C" {
 #define NDPAD_MAX_RANK 32
 
 typedef enum ndpad_mode {
-    NDPAD_CONSTANT  = 0,
-    NDPAD_EDGE      = 1,
-    NDPAD_REFLECT   = 2,
+    NDPAD_CONSTANT = 0,
+    NDPAD_EDGE = 1,
+    NDPAD_REFLECT = 2,
     NDPAD_SYMMETRIC = 3,
-    NDPAD_WRAP      = 4
+    NDPAD_WRAP = 4
 } ndpad_mode;
 
 /** Result of every call. Values are pinned: they are never renumbered, new ones are added
  *  at the end. ndpad_status_string() gives each a short name. */
 typedef enum ndpad_status {
     NDPAD_OK = 0,
-    NDPAD_ERR_NULL_ARGUMENT    = 1,  /**< problem, shape, pads_begin/pads_end, options
+    NDPAD_ERR_NULL_ARGUMENT = 1,    /**< problem, shape, pads_begin/pads_end, options
                                           or a result pointer is NULL where required     */
-    NDPAD_ERR_RANK             = 2,  /**< rank outside [0, NDPAD_MAX_RANK]                  */
-    NDPAD_ERR_MODE             = 3,  /**< mode not an ndpad_mode, or unknown mode string    */
-    NDPAD_ERR_ELEM_SIZE        = 4,  /**< elem_size == 0                                    */
-    NDPAD_ERR_SHAPE            = 5,  /**< shape[k] < 0                                      */
-    NDPAD_ERR_INTERIOR         = 6,  /**< interior[k] < 0                                   */
-    NDPAD_ERR_INTERIOR_MODE    = 7,  /**< interior padding with a non-CONSTANT mode         */
-    NDPAD_ERR_EMPTY_AXIS       = 8,  /**< non-CONSTANT mode must grow an axis with d == 0   */
-    NDPAD_ERR_OVERFLOW         = 9,  /**< an extent, size, stride or offset overflows      */
-    NDPAD_ERR_STRIDE           = 10, /**< zero output stride on an axis with > 1 element   */
-    NDPAD_ERR_NULL_BUFFER      = 11, /**< `in` or `out` is NULL but must be accessed       */
-    NDPAD_ERR_AXES             = 12, /**< ONNX axes: out of range or repeated               */
-    NDPAD_ERR_PADS_LENGTH      = 13, /**< ONNX pads: length is not 2 * number of axes       */
-    NDPAD_ERR_OPTIONS          = 14, /**< an ndpad_options field is out of range            */
-    NDPAD_ERR_ISA_UNAVAILABLE  = 15, /**< the requested instruction set is not usable here  */
-    NDPAD_ERR_OUT_OF_MEMORY    = 16  /**< an allocation failed while planning              */
+    NDPAD_ERR_RANK = 2,             /**< rank outside [0, NDPAD_MAX_RANK]                  */
+    NDPAD_ERR_MODE = 3,             /**< mode not an ndpad_mode, or unknown mode string    */
+    NDPAD_ERR_ELEM_SIZE = 4,        /**< elem_size == 0                                    */
+    NDPAD_ERR_SHAPE = 5,            /**< shape[k] < 0                                      */
+    NDPAD_ERR_INTERIOR = 6,         /**< interior[k] < 0                                   */
+    NDPAD_ERR_INTERIOR_MODE = 7,    /**< interior padding with a non-CONSTANT mode         */
+    NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0   */
+    NDPAD_ERR_OVERFLOW = 9,         /**< an extent, size, stride or offset overflows      */
+    NDPAD_ERR_STRIDE = 10,          /**< zero output stride on an axis with > 1 element   */
+    NDPAD_ERR_NULL_BUFFER = 11,     /**< `in` or `out` is NULL but must be accessed       */
+    NDPAD_ERR_AXES = 12,            /**< ONNX axes: out of range or repeated               */
+    NDPAD_ERR_PADS_LENGTH = 13,     /**< ONNX pads: length is not 2 * number of axes       */
+    NDPAD_ERR_OPTIONS = 14,         /**< an ndpad_options field is out of range            */
+    NDPAD_ERR_ISA_UNAVAILABLE = 15, /**< the requested instruction set is not usable here  */
+    NDPAD_ERR_OUT_OF_MEMORY = 16    /**< an allocation failed while planning              */
 } ndpad_status;
 
 typedef struct ndpad_problem {
-    int32_t        rank;        /* 0 .. NDPAD_MAX_RANK                                  */
-    int32_t        mode;        /* an ndpad_mode                                        */
-    size_t         elem_size;   /* bytes per element, any value >= 1                    */
+    int32_t rank;               /* 0 .. NDPAD_MAX_RANK                                  */
+    int32_t mode;               /* an ndpad_mode                                        */
+    size_t elem_size;           /* bytes per element, any value >= 1                    */
     const int64_t *shape;       /* [rank] input extents, each >= 0                      */
     const int64_t *pads_begin;  /* [rank] elements added before; negative crops         */
     const int64_t *pads_end;    /* [rank] elements added after;  negative crops         */
     const int64_t *interior;    /* [rank] elements inserted between neighbours, or NULL */
     const int64_t *in_strides;  /* [rank] input strides in elements, or NULL = dense    */
     const int64_t *out_strides; /* [rank] output strides in elements, or NULL = dense   */
-    const void    *pad_value;   /* elem_size bytes (CONSTANT), or NULL = zero bytes     */
+    const void *pad_value;      /* elem_size bytes (CONSTANT), or NULL = zero bytes     */
 } ndpad_problem;
 
 /** ndpad_output_shape() : the output extents of `problem`.
@@ -178,33 +178,33 @@ NDPAD_API const char *ndpad_last_error(void);
 
 /** Instruction-set levels a plan can run with. */
 typedef enum ndpad_isa {
-    NDPAD_ISA_AUTO   = 0, /**< the best level this CPU and build support */
+    NDPAD_ISA_AUTO = 0,   /**< the best level this CPU and build support */
     NDPAD_ISA_SCALAR = 1, /**< portable C, always available             */
-    NDPAD_ISA_AVX2   = 2,
+    NDPAD_ISA_AVX2 = 2,
     NDPAD_ISA_AVX512 = 3,
-    NDPAD_ISA_NEON   = 4
+    NDPAD_ISA_NEON = 4
 } ndpad_isa;
 
 /** Options of ndpad_plan_create(). Initialise with ndpad_options_init() (or zero it: all
  *  zeros are the defaults) and then set what you need; reserved fields must stay zero so
  *  that later versions can give them meaning without breaking this ABI. */
 typedef struct ndpad_options {
-    int32_t threads;      /**< threads for one execution; 0 = all physical cores the
+    int32_t threads;   /**< threads for one execution; 0 = all physical cores the
                                process may use (hwloc; cgroups and taskset narrow them),
                                capped by omp_get_max_threads(); 1 = no OpenMP region;
                                n > 1 = at most n, and never more than the processors
                                the process may run on (omp_get_num_procs())           */
-    int32_t isa;          /**< an ndpad_isa; AUTO by default                            */
-    int64_t tile_rows;    /**< output rows per tile; 0 = planner's choice. A forced tile
+    int32_t isa;       /**< an ndpad_isa; AUTO by default                            */
+    int64_t tile_rows; /**< output rows per tile; 0 = planner's choice. A forced tile
                                shape is for tuners and tests: results never depend on it */
-    int64_t tile_cols;    /**< output elements of the innermost axis per tile; 0 = whole
+    int64_t tile_cols; /**< output elements of the innermost axis per tile; 0 = whole
                                rows (or planner's choice)                                */
     NDPAD_EXTENSION union {
         NDPAD_EXTENSION struct {
             int32_t reserved32; /**< must be zero (shares reserved[0] with `tuning`)    */
             int32_t tuning;     /**< an ndpad_tuning; NDPAD_TUNING_CACHE (0) by default */
         };
-        int64_t reserved[8];    /**< the same 64 bytes: everything but `tuning` must be
+        int64_t reserved[8]; /**< the same 64 bytes: everything but `tuning` must be
                                      zero                                               */
     };
 } ndpad_options;
@@ -217,12 +217,12 @@ typedef struct ndpad_options {
  *  wisdom warning (it never makes planning fail). An explicit HEURISTIC or MEASURE in
  *  the options wins over the variable. */
 typedef enum ndpad_tuning {
-    NDPAD_TUNING_CACHE     = 0, /**< use the wisdom (per-machine tile cache) for this
+    NDPAD_TUNING_CACHE = 0,     /**< use the wisdom (per-machine tile cache) for this
                                      problem's class if it has an entry, else the
                                      heuristic. The default wisdom file is read once per
                                      process, on first use; later plans do a table lookup */
     NDPAD_TUNING_HEURISTIC = 1, /**< ignore the wisdom: cache-size heuristic only         */
-    NDPAD_TUNING_MEASURE   = 2  /**< measure this problem's class now (candidate tiles on
+    NDPAD_TUNING_MEASURE = 2    /**< measure this problem's class now (candidate tiles on
                                      the real executor, scratch buffers, median of
                                      repetitions, about a second), store the winner in the
                                      wisdom and save it to the default file              */
@@ -243,8 +243,8 @@ NDPAD_API void ndpad_options_init(ndpad_options *options);
  *  @param plan    receives the new plan, or NULL on error. Must not be NULL.
  *  @return NDPAD_OK; a problem-rule status; NDPAD_ERR_OPTIONS; NDPAD_ERR_ISA_UNAVAILABLE;
  *          NDPAD_ERR_OUT_OF_MEMORY. Thread-safe. */
-NDPAD_API ndpad_status ndpad_plan_create(const ndpad_problem *problem,
-                                         const ndpad_options *options, ndpad_plan **plan);
+NDPAD_API ndpad_status ndpad_plan_create(const ndpad_problem *problem, const ndpad_options *options,
+                                         ndpad_plan **plan);
 
 /** ndpad_execute() : pad `in` into `out` as `plan` says. Recognises in-place padding.
  *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (plan NULL); NDPAD_ERR_NULL_BUFFER (in or out
@@ -364,8 +364,8 @@ NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
  *  member points into this structure's own arrays: do not copy the structure, use it in
  *  place. Add `in_offset` bytes to the ONNX input pointer before executing. */
 typedef struct ndpad_onnx_problem {
-    ndpad_problem problem;    /**< ready for ndpad_plan_create() / ndpad_pad()        */
-    ptrdiff_t     in_offset;  /**< bytes to add to the input pointer (ONNX crops)     */
+    ndpad_problem problem; /**< ready for ndpad_plan_create() / ndpad_pad()        */
+    ptrdiff_t in_offset;   /**< bytes to add to the input pointer (ONNX crops)     */
     int64_t shape[NDPAD_MAX_RANK];
     int64_t pads_begin[NDPAD_MAX_RANK];
     int64_t pads_end[NDPAD_MAX_RANK];
@@ -401,10 +401,9 @@ NDPAD_API ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t
  *  on `in + in_offset`. `in` and `out` are dense row-major tensors. The output shape is
  *  ndpad_output_shape(&onnx.problem, ...). Returns as those two. Thread-safe. */
 NDPAD_API ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
-                                      const int64_t *pads, int64_t pads_count,
-                                      const int64_t *axes, int64_t axes_count,
-                                      const char *mode, const void *constant_value,
-                                      const void *in, void *out);
+                                      const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                      int64_t axes_count, const char *mode,
+                                      const void *constant_value, const void *in, void *out);
 
 #ifdef __cplusplus
 }

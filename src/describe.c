@@ -16,8 +16,7 @@ const char *ndpad_mode_name(int32_t mode)
 int32_t ndpad_mode_parse(const char *name, size_t length)
 {
     for (int32_t m = NDPAD_CONSTANT; m <= NDPAD_WRAP; m++)
-        if (strlen(mode_names[m]) == length && strncmp(mode_names[m], name, length) == 0)
-            return m;
+        if (strlen(mode_names[m]) == length && strncmp(mode_names[m], name, length) == 0) return m;
     return -1;
 }
 
@@ -34,12 +33,14 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
         plan->problem_elem_size, ndpad_isa_name(plan->isa));
     put(&t, "normalised: rank %d -> %d axes, element %zu bytes, input offset %lld bytes%s\n",
         (int)plan->rank, (int)plan->ndim, plan->elem_size, (long long)plan->in_offset,
-        plan->empty ? ", empty output" : plan->reads_input ? "" : ", pad value only");
+        plan->empty         ? ", empty output"
+        : plan->reads_input ? ""
+                            : ", pad value only");
     for (int32_t k = 0; k < plan->ndim; k++) {
         const ndpad_dim *a = &plan->dim[k];
-        put(&t, "  axis %d: out %lld, in %lld, input starts at %lld, interior [%lld, %lld)",
-            (int)k, (long long)a->n, (long long)a->d, (long long)a->b,
-            (long long)a->copy_begin, (long long)a->copy_end);
+        put(&t, "  axis %d: out %lld, in %lld, input starts at %lld, interior [%lld, %lld)", (int)k,
+            (long long)a->n, (long long)a->d, (long long)a->b, (long long)a->copy_begin,
+            (long long)a->copy_end);
         if (a->r != 0) put(&t, " every %lld", (long long)(a->r + 1));
         put(&t, ", strides in %lld out %lld bytes%s\n", (long long)a->in_stride,
             (long long)a->out_stride, k + 1 == plan->ndim ? " (row axis)" : "");
@@ -56,21 +57,19 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
         put(&t, "border regions of axis %d: %lld before, %lld after%s, filled by %s\n", (int)k,
             (long long)before, (long long)after, a->r != 0 ? ", interior gaps" : "",
             k + 1 == plan->ndim && plan->inner_dense ? plan->kernels->fill_name[plan->mode]
-            : plan->mode == NDPAD_CONSTANT ? "pad-value rows"
-                                           : "source rows mapped by the mode");
+            : plan->mode == NDPAD_CONSTANT           ? "pad-value rows"
+                                                     : "source rows mapped by the mode");
     }
     const int64_t col_tiles = (row->n + plan->tile.cols - 1) / plan->tile.cols;
     const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
-        (long long)plan->tile.rows, (long long)plan->tile.cols,
-        (long long)(row_tiles * col_tiles), (int)plan->tile.threads,
-        plan->tile.stream ? ", streaming stores" : "");
+        (long long)plan->tile.rows, (long long)plan->tile.cols, (long long)(row_tiles * col_tiles),
+        (int)plan->tile.threads, plan->tile.stream ? ", streaming stores" : "");
     char key[160];
     const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_key_format(&class_key, key, sizeof(key));
     put(&t, "tile source: %s (class %s)\n",
-        plan->tile_source >= 0 && plan->tile_source <= 3 ? sources[plan->tile_source] : "?",
-        key);
+        plan->tile_source >= 0 && plan->tile_source <= 3 ? sources[plan->tile_source] : "?", key);
     return t.length;
 }

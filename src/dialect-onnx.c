@@ -8,18 +8,18 @@
 
 static const struct {
     const char *name;
-    ndpad_mode  mode;
+    ndpad_mode mode;
 } onnx_modes[] = {
-    {"constant", NDPAD_CONSTANT}, {"edge", NDPAD_EDGE}, {"reflect", NDPAD_REFLECT},
+    {"constant", NDPAD_CONSTANT},
+    {"edge", NDPAD_EDGE},
+    {"reflect", NDPAD_REFLECT},
     {"wrap", NDPAD_WRAP},
 };
 
-static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
-                                      const int64_t *shape, size_t elem_size,
-                                      const int64_t *pads, int64_t pads_count,
-                                      const int64_t *axes, int64_t axes_count,
-                                      const char *mode, const void *constant_value,
-                                      const char *caller)
+static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                                      size_t elem_size, const int64_t *pads, int64_t pads_count,
+                                      const int64_t *axes, int64_t axes_count, const char *mode,
+                                      const void *constant_value, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
     if (onnx == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "onnx (the result) is NULL");
@@ -36,8 +36,10 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
     for (size_t k = 0; k < sizeof(onnx_modes) / sizeof(onnx_modes[0]); k++)
         if (strcmp(mode_name, onnx_modes[k].name) == 0) mode_value = onnx_modes[k].mode;
     if (mode_value < 0)
-        NDPAD_FAIL(NDPAD_ERR_MODE, "mode = \"%.40s\" is not an ONNX Pad mode (\"constant\", "
-                   "\"edge\", \"reflect\", \"wrap\")", mode_name);
+        NDPAD_FAIL(NDPAD_ERR_MODE,
+                   "mode = \"%.40s\" is not an ONNX Pad mode (\"constant\", "
+                   "\"edge\", \"reflect\", \"wrap\")",
+                   mode_name);
 
     /* Which axis each pads pair applies to. */
     int32_t axis_of[NDPAD_MAX_RANK];
@@ -69,8 +71,9 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
     if (pads_count != 2 * num_axes)
         NDPAD_FAIL(NDPAD_ERR_PADS_LENGTH,
                    "pads has %lld entries but %lld axes need 2 * %lld = %lld "
-                   "([x1_begin .. xn_begin, x1_end .. xn_end])", (long long)pads_count,
-                   (long long)num_axes, (long long)num_axes, (long long)(2 * num_axes));
+                   "([x1_begin .. xn_begin, x1_end .. xn_end])",
+                   (long long)pads_count, (long long)num_axes, (long long)num_axes,
+                   (long long)(2 * num_axes));
 
     int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
     for (int32_t i = 0; i < (int32_t)num_axes; i++) {
@@ -103,9 +106,8 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
         const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
         int64_t term;
         onnx->in_strides[k] = stride;
-        if (!cropped_empty &&
-            (ndpad_mul_overflows(-crop_begin, stride, &term) ||
-             ndpad_add_overflows(offset, term, &offset)))
+        if (!cropped_empty && (ndpad_mul_overflows(-crop_begin, stride, &term) ||
+                               ndpad_add_overflows(offset, term, &offset)))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop of axis %d overflows the input offset", (int)k);
         if (!empty && ndpad_mul_overflows(stride, shape[k], &stride))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "shape overflows int64 at axis %d", (int)k);
@@ -116,8 +118,12 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
                    (long long)offset);
     onnx->in_offset = (ptrdiff_t)offset_bytes;
     onnx->problem = (ndpad_problem){
-        .rank = rank, .mode = mode_value, .elem_size = elem_size,
-        .shape = onnx->shape, .pads_begin = onnx->pads_begin, .pads_end = onnx->pads_end,
+        .rank = rank,
+        .mode = mode_value,
+        .elem_size = elem_size,
+        .shape = onnx->shape,
+        .pads_begin = onnx->pads_begin,
+        .pads_end = onnx->pads_end,
         .in_strides = onnx->in_strides,
         .pad_value = mode_value == NDPAD_CONSTANT ? constant_value : NULL,
     };
@@ -128,14 +134,13 @@ fail:
     return status;
 }
 
-ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
-                                     const int64_t *shape, size_t elem_size,
-                                     const int64_t *pads, int64_t pads_count,
+ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                                     size_t elem_size, const int64_t *pads, int64_t pads_count,
                                      const int64_t *axes, int64_t axes_count, const char *mode,
                                      const void *constant_value)
 {
-    return onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
-                             mode, constant_value, __func__);
+    return onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count, mode,
+                             constant_value, __func__);
 }
 
 ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
@@ -144,9 +149,8 @@ ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size
                             const void *in, void *out)
 {
     ndpad_onnx_problem onnx;
-    const ndpad_status status =
-        onnx_problem_init(&onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
-                          mode, constant_value, __func__);
+    const ndpad_status status = onnx_problem_init(&onnx, rank, shape, elem_size, pads, pads_count,
+                                                  axes, axes_count, mode, constant_value, __func__);
     if (status != NDPAD_OK) return status;
     const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
     return ndpad_pad_for(&onnx.problem, source, out, __func__);

@@ -13,8 +13,8 @@
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are the pad value. */
-static void copy_dilated(const ndpad_plan *plan, const ndpad_dim *row, const char *src,
-                         char *dst, int64_t s, int64_t t)
+static void copy_dilated(const ndpad_plan *plan, const ndpad_dim *row, const char *src, char *dst,
+                         int64_t s, int64_t t)
 {
     const size_t es = plan->elem_size;
     const int64_t step = row->r + 1;
@@ -36,24 +36,24 @@ static void copy_dilated(const ndpad_plan *plan, const ndpad_dim *row, const cha
  * anything, so reading these from the plan inside the row loop would reload them. */
 typedef struct row_context {
     const ndpad_plan *plan;
-    ndpad_dim         row;            /* the row axis                                 */
-    ndpad_fill_fn     fill_pad;       /* CONSTANT filler                              */
-    ndpad_copy_fn     copy;
-    const void       *pad_value;
-    size_t            es;
-    int64_t           x0, x1;         /* the tile's columns                           */
-    int64_t           c0, c1;         /* the interior run clipped to those columns    */
-    const ndpad_fill_fn *fill;        /* the plan's fillers, by mode                  */
-    const ndpad_row_border *left;     /* non-CONSTANT dense rows: [x0, c0)            */
-    const ndpad_row_border *right;    /*                          [c1, x1)            */
-    bool              constant;
-    bool              dense;
-    bool              skip_interior;
+    ndpad_dim row;          /* the row axis                                 */
+    ndpad_fill_fn fill_pad; /* CONSTANT filler                              */
+    ndpad_copy_fn copy;
+    const void *pad_value;
+    size_t es;
+    int64_t x0, x1;                /* the tile's columns                           */
+    int64_t c0, c1;                /* the interior run clipped to those columns    */
+    const ndpad_fill_fn *fill;     /* the plan's fillers, by mode                  */
+    const ndpad_row_border *left;  /* non-CONSTANT dense rows: [x0, c0)            */
+    const ndpad_row_border *right; /*                          [c1, x1)            */
+    bool constant;
+    bool dense;
+    bool skip_interior;
 } row_context;
 
 /* Columns [x0, x1) of a row whose innermost axis is dense in both tensors. */
-static inline void run_row_dense(const row_context *ctx, const char *src, char *dst,
-                                 bool pad_row, bool skip_interior)
+static inline void run_row_dense(const row_context *ctx, const char *src, char *dst, bool pad_row,
+                                 bool skip_interior)
 {
     const size_t es = ctx->es;
     const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
@@ -71,12 +71,16 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
             copy_dilated(ctx->plan, &ctx->row, src, dst, c0, c1);
     }
     if (x0 < c0) {
-        if (ctx->constant) ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
-        else ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
+        if (ctx->constant)
+            ctx->fill_pad(dst + (size_t)x0 * es, ctx->pad_value, c0 - x0, es);
+        else
+            ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
     }
     if (c1 < x1) {
-        if (ctx->constant) ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
-        else ndpad_row_border_fill(ctx->right, ctx->fill, src, dst, es);
+        if (ctx->constant)
+            ctx->fill_pad(dst + (size_t)c1 * es, ctx->pad_value, x1 - c1, es);
+        else
+            ndpad_row_border_fill(ctx->right, ctx->fill, src, dst, es);
     }
 }
 
@@ -86,11 +90,11 @@ static void run_row_strided(const row_context *ctx, const char *src, char *dst, 
 {
     const ndpad_dim *row = &ctx->row;
     for (int64_t o = ctx->x0; o < ctx->x1; o++) {
-        if (skip_interior && o >= row->copy_begin && o < row->copy_end)
-            continue;
+        if (skip_interior && o >= row->copy_begin && o < row->copy_end) continue;
         const int64_t i = pad_row ? -1 : ndpad_dim_source(row, ctx->plan->mode, o);
         ndpad_copy_element(dst + o * row->out_stride,
-                     i < 0 ? (const char *)ctx->pad_value : src + i * row->in_stride, ctx->es);
+                           i < 0 ? (const char *)ctx->pad_value : src + i * row->in_stride,
+                           ctx->es);
     }
 }
 
@@ -100,15 +104,17 @@ static inline void run_row(const row_context *ctx, const char *src, char *dst, b
                            bool inside)
 {
     const bool skip = ctx->skip_interior && inside && !pad_row;
-    if (ctx->dense) run_row_dense(ctx, src, dst, pad_row, skip);
-    else run_row_strided(ctx, src, dst, pad_row, skip);
+    if (ctx->dense)
+        run_row_dense(ctx, src, dst, pad_row, skip);
+    else
+        run_row_strided(ctx, src, dst, pad_row, skip);
 }
 
 /* CONSTANT rows of a contiguous output, whole rows per tile: the output is interior runs
  * separated by gaps of pad value. A gap (this row's right border, the next row's left
  * border, and any pad rows between) is filled once, from `*cursor` to the next run. */
-static inline void run_row_flat(const row_context *ctx, const char *src, char *dst,
-                                bool pad_row, bool skip_interior, char **cursor)
+static inline void run_row_flat(const row_context *ctx, const char *src, char *dst, bool pad_row,
+                                bool skip_interior, char **cursor)
 {
     if (pad_row) return;
     const size_t es = ctx->es;
@@ -170,18 +176,24 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
 
     row_context ctx = {
-        .plan = plan, .row = plan->dim[outer], .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
+        .plan = plan,
+        .row = plan->dim[outer],
+        .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
         .copy = plan->tile.stream ? plan->kernels->copy_stream : plan->kernels->copy,
-        .pad_value = plan->pad_value, .es = plan->elem_size,
-        .constant = mode == NDPAD_CONSTANT, .dense = plan->inner_dense,
+        .pad_value = plan->pad_value,
+        .es = plan->elem_size,
+        .constant = mode == NDPAD_CONSTANT,
+        .dense = plan->inner_dense,
         .skip_interior = skip_interior,
     };
     ctx.x0 = tile % col_tiles * tile_cols;
     ctx.x1 = ctx.x0 + tile_cols < ctx.row.n ? ctx.x0 + tile_cols : ctx.row.n;
-    ctx.c0 = ctx.row.copy_begin < ctx.x0 ? ctx.x0
-             : ctx.row.copy_begin > ctx.x1 ? ctx.x1 : ctx.row.copy_begin;
-    ctx.c1 = ctx.row.copy_end < ctx.c0 ? ctx.c0
-             : ctx.row.copy_end > ctx.x1 ? ctx.x1 : ctx.row.copy_end;
+    ctx.c0 = ctx.row.copy_begin < ctx.x0   ? ctx.x0
+             : ctx.row.copy_begin > ctx.x1 ? ctx.x1
+                                           : ctx.row.copy_begin;
+    ctx.c1 = ctx.row.copy_end < ctx.c0   ? ctx.c0
+             : ctx.row.copy_end > ctx.x1 ? ctx.x1
+                                         : ctx.row.copy_end;
 
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) {
@@ -195,8 +207,8 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         run_row(&ctx, in, out, false, true);
         return;
     }
-    const bool flat = ctx.constant && ctx.dense && plan->out_contiguous && ctx.x0 == 0 &&
-                      ctx.x1 == ctx.row.n;
+    const bool flat =
+        ctx.constant && ctx.dense && plan->out_contiguous && ctx.x0 == 0 && ctx.x1 == ctx.row.n;
     const int64_t row_bytes = ctx.row.n * (int64_t)ctx.es;
     char *cursor = out + r0 * row_bytes;
 
@@ -237,8 +249,7 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
             if (!prefix_pad && lo < hi)
                 run_rows_flat_interior(&ctx, src_base + (lo - last.b) * last.in_stride,
                                        dst_base + lo * last.out_stride, hi - lo, last.in_stride,
-                                       last.out_stride, skip_interior && prefix_inside,
-                                       &cursor);
+                                       last.out_stride, skip_interior && prefix_inside, &cursor);
             o = o_end;
         }
         for (; o < o_end; o++) {
@@ -273,9 +284,9 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
  * execution of the plan, so on several NUMA nodes the pages a thread writes are the pages
  * it first touched (when the caller's first write was this executor too). Workers are bound
  * to cores unless the user chose OpenMP affinity (topology.c). */
-static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const char *in,
-                                               char *out, bool skip_interior, int64_t tiles,
-                                               int64_t col_tiles, int threads)
+static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const char *in, char *out,
+                                               bool skip_interior, int64_t tiles, int64_t col_tiles,
+                                               int threads)
 {
 #pragma omp parallel num_threads(threads)
     {

@@ -65,7 +65,7 @@ static bool cpu_has(ndpad_isa isa)
         const bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
         if (!osxsave || !avx) return false;
         const uint64_t xcr0 = xgetbv0();
-        if ((xcr0 & 0x6) != 0x6) return false;                 /* XMM and YMM state */
+        if ((xcr0 & 0x6) != 0x6) return false; /* XMM and YMM state */
         if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
         const bool avx2 = (b >> 5) & 1;
         if (isa == NDPAD_ISA_AVX2) return avx2;
@@ -151,7 +151,8 @@ ndpad_status ndpad_isa_resolve(int32_t requested, const char *caller, ndpad_isa 
                 list_available(available, sizeof(available));
                 NDPAD_FAIL(NDPAD_ERR_ISA_UNAVAILABLE,
                            "NDPAD_ISA = \"%.32s\" is not an instruction set (use auto or one "
-                           "of: %s)", env, available);
+                           "of: %s)",
+                           env, available);
             }
         }
     }

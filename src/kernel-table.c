@@ -29,24 +29,24 @@ static int entry_class(size_t elem_bytes)
 
 static void install(ndpad_isa isa)
 {
-#define NDPAD_FILLER(entry_isa, mode, elem_bytes, function)                              \
-    if (entry_isa == isa) {                                                               \
-        table[isa][entry_class(elem_bytes)].fill[mode] = function;                        \
-        table[isa][entry_class(elem_bytes)].fill_name[mode] = #function;                  \
+#define NDPAD_FILLER(entry_isa, mode, elem_bytes, function)                                        \
+    if (entry_isa == isa) {                                                                        \
+        table[isa][entry_class(elem_bytes)].fill[mode] = function;                                 \
+        table[isa][entry_class(elem_bytes)].fill_name[mode] = #function;                           \
     }
-#define NDPAD_COPY(entry_isa, function)                                                   \
-    if (entry_isa == isa) {                                                               \
-        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {                                \
-            table[isa][c].copy = function;                                                \
-            table[isa][c].copy_name = #function;                                          \
-        }                                                                                 \
+#define NDPAD_COPY(entry_isa, function)                                                            \
+    if (entry_isa == isa) {                                                                        \
+        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {                                         \
+            table[isa][c].copy = function;                                                         \
+            table[isa][c].copy_name = #function;                                                   \
+        }                                                                                          \
     }
-#define NDPAD_COPY_STREAM(entry_isa, function)                                            \
-    if (entry_isa == isa) {                                                               \
-        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {                                \
-            table[isa][c].copy_stream = function;                                         \
-            table[isa][c].copy_stream_name = #function;                                   \
-        }                                                                                 \
+#define NDPAD_COPY_STREAM(entry_isa, function)                                                     \
+    if (entry_isa == isa) {                                                                        \
+        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {                                         \
+            table[isa][c].copy_stream = function;                                                  \
+            table[isa][c].copy_stream_name = #function;                                            \
+        }                                                                                          \
     }
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
@@ -58,8 +58,7 @@ static void build_table(void)
 {
     install(NDPAD_ISA_SCALAR);
     for (int isa = NDPAD_ISA_SCALAR + 1; isa < NDPAD_ISA_LEVELS; isa++) {
-        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++)
-            table[isa][c] = table[NDPAD_ISA_SCALAR][c];
+        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) table[isa][c] = table[NDPAD_ISA_SCALAR][c];
         install((ndpad_isa)isa);
     }
 }

@@ -42,9 +42,12 @@ static void set_copy_range(ndpad_dim *a, int32_t mode)
     }
     const int64_t begin = a->b < 0 ? 0 : (a->b > a->n ? a->n : a->b);
     int64_t end; /* min(b + d, n), where b + d alone may exceed int64 (b + d + e fits) */
-    if (a->b >= a->n) end = a->n;
-    else if (a->b < 0) end = a->b + a->d;
-    else end = a->d > a->n - a->b ? a->n : a->b + a->d;
+    if (a->b >= a->n)
+        end = a->n;
+    else if (a->b < 0)
+        end = a->b + a->d;
+    else
+        end = a->d > a->n - a->b ? a->n : a->b + a->d;
     end = end < begin ? begin : (end > a->n ? a->n : end);
     a->copy_begin = begin;
     a->copy_end = end;
@@ -55,12 +58,12 @@ static void crop_constant(ndpad_dim *a, int64_t *in_offset, bool *all_pad)
 {
     if (a->n == 0) return;
     const int64_t step = a->d > 1 ? a->r + 1 : 1;
-    const int64_t lo = a->b < 0 ? -a->b : 0;                       /* first visible j */
+    const int64_t lo = a->b < 0 ? -a->b : 0; /* first visible j */
     const int64_t dilated = a->d == 0 ? 0 : (a->d - 1) * step + 1;
     /* one past the last visible j: n - b, which may exceed int64 for b near -2^63 */
     int64_t hi;
     if (__builtin_sub_overflow(a->n, a->b, &hi) || hi > dilated) hi = dilated;
-    const int64_t first = lo / step + (lo % step != 0);             /* input index */
+    const int64_t first = lo / step + (lo % step != 0); /* input index */
     const int64_t last = hi > 0 ? (hi - 1) / step : -1;
     if (first > last) {
         *all_pad = true;
@@ -108,13 +111,18 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     for (int32_t k = 0; k < v->rank; k++) {
         const ndpad_axis *src = &v->axis[k];
         ndpad_dim a = {
-            .n = src->n, .d = src->d, .b = src->b, .r = src->d > 1 ? src->r : 0,
+            .n = src->n,
+            .d = src->d,
+            .b = src->b,
+            .r = src->d > 1 ? src->r : 0,
             .in_stride = stride_bytes(src->in_stride, v->elem_size, src->d),
             .out_stride = stride_bytes(src->out_stride, v->elem_size, src->n),
         };
         /* an empty output is not cropped: its positions need not fit int64 */
-        if (!plan->empty && mode == NDPAD_CONSTANT) crop_constant(&a, &in_offset, &all_pad);
-        else if (!plan->empty && mode == NDPAD_EDGE) crop_edge(&a, &in_offset);
+        if (!plan->empty && mode == NDPAD_CONSTANT)
+            crop_constant(&a, &in_offset, &all_pad);
+        else if (!plan->empty && mode == NDPAD_EDGE)
+            crop_edge(&a, &in_offset);
         dims[ndim++] = a;
     }
 
@@ -132,7 +140,8 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     if (plan->empty) {
         /* No element: one axis of extent 0 stands for all. The others may be huge (their
          * product need not fit int64 once one extent is 0), and nothing may multiply them. */
-        dims[0] = (ndpad_dim){.n = 0, .in_stride = (int64_t)plan->elem_size,
+        dims[0] = (ndpad_dim){.n = 0,
+                              .in_stride = (int64_t)plan->elem_size,
                               .out_stride = (int64_t)plan->elem_size};
         ndim = 1;
     }
@@ -157,8 +166,8 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
         const int64_t key = a.out_stride < 0 ? -a.out_stride : a.out_stride;
         int32_t m = k;
         while (m > 0) {
-            const int64_t prev = dims[m - 1].out_stride < 0 ? -dims[m - 1].out_stride
-                                                            : dims[m - 1].out_stride;
+            const int64_t prev =
+                dims[m - 1].out_stride < 0 ? -dims[m - 1].out_stride : dims[m - 1].out_stride;
             if (prev >= key) break;
             dims[m] = dims[m - 1];
             m--;
@@ -193,8 +202,10 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     if (ndim == 0) {
         /* Rank 0, or every axis was a single element: one element to copy or fill. */
         dims[0] = (ndpad_dim){
-            .n = 1, .d = plan->reads_input ? 1 : 0,
-            .in_stride = (int64_t)plan->elem_size, .out_stride = (int64_t)plan->elem_size,
+            .n = 1,
+            .d = plan->reads_input ? 1 : 0,
+            .in_stride = (int64_t)plan->elem_size,
+            .out_stride = (int64_t)plan->elem_size,
         };
         ndim = 1;
     }

@@ -12,14 +12,14 @@
  * [copy_begin, copy_end) holds input elements (for CONSTANT with interior r, only the
  * lattice points copy_begin + t (r + 1)); the rest of the axis is border. */
 typedef struct ndpad_dim {
-    int64_t n;            /* output extent (> 1 after normalisation, unless it is the only axis) */
-    int64_t d;            /* input extent                                                 */
-    int64_t b;            /* output index of input position 0; negative crops              */
-    int64_t r;            /* interior (CONSTANT only)                                     */
-    int64_t copy_begin;   /* first output index of the interior region                    */
-    int64_t copy_end;     /* one past the last                                            */
-    int64_t in_stride;    /* bytes                                                        */
-    int64_t out_stride;   /* bytes                                                        */
+    int64_t n;          /* output extent (> 1 after normalisation, unless it is the only axis) */
+    int64_t d;          /* input extent                                                 */
+    int64_t b;          /* output index of input position 0; negative crops              */
+    int64_t r;          /* interior (CONSTANT only)                                     */
+    int64_t copy_begin; /* first output index of the interior region                    */
+    int64_t copy_end;   /* one past the last                                            */
+    int64_t in_stride;  /* bytes                                                        */
+    int64_t out_stride; /* bytes                                                        */
 } ndpad_dim;
 
 /* How the executor splits the output: tiles of `rows` output rows by `cols` elements of
@@ -29,39 +29,39 @@ typedef struct ndpad_tile {
     int64_t rows;
     int64_t cols;
     int32_t threads;
-    int32_t stream;       /* interior copies with non-temporal stores */
+    int32_t stream; /* interior copies with non-temporal stores */
 } ndpad_tile;
 
 /* Where a plan's tile came from (shown by ndpad_plan_describe). */
 enum ndpad_tile_source {
     NDPAD_TILE_HEURISTIC = 0,
-    NDPAD_TILE_WISDOM    = 1,
-    NDPAD_TILE_MEASURED  = 2,
-    NDPAD_TILE_FORCED    = 3
+    NDPAD_TILE_WISDOM = 1,
+    NDPAD_TILE_MEASURED = 2,
+    NDPAD_TILE_FORCED = 3
 };
 
 struct ndpad_plan {
-    int32_t   mode;
+    int32_t mode;
     ndpad_isa isa;
-    int32_t   rank;              /* of the problem as given                           */
-    size_t    problem_elem_size; /* as given                                          */
-    size_t    elem_size;         /* after folding unpadded dense trailing axes        */
-    int32_t   ndim;              /* normalised axes, >= 1; the last is the row axis   */
+    int32_t rank;             /* of the problem as given                           */
+    size_t problem_elem_size; /* as given                                          */
+    size_t elem_size;         /* after folding unpadded dense trailing axes        */
+    int32_t ndim;             /* normalised axes, >= 1; the last is the row axis   */
     ndpad_dim dim[NDPAD_MAX_RANK];
-    int64_t   in_offset;         /* bytes added to `in`: crops turned into an offset  */
-    int64_t   rows;              /* output rows: product of n over all but the last   */
-    int64_t   out_elems;         /* of the problem as given                           */
-    bool      empty;             /* no output element at all                          */
-    bool      reads_input;       /* some output element is an input element           */
-    bool      inner_dense;       /* row axis dense in input and output: kernels apply */
-    bool      out_contiguous;    /* output is one dense row-major block of the axes    */
-    bool      inplace_capable;
-    int64_t   inplace_offset;    /* bytes from out to where an in-place input sits    */
-    int32_t   max_threads;       /* from the options                                  */
+    int64_t in_offset;   /* bytes added to `in`: crops turned into an offset  */
+    int64_t rows;        /* output rows: product of n over all but the last   */
+    int64_t out_elems;   /* of the problem as given                           */
+    bool empty;          /* no output element at all                          */
+    bool reads_input;    /* some output element is an input element           */
+    bool inner_dense;    /* row axis dense in input and output: kernels apply */
+    bool out_contiguous; /* output is one dense row-major block of the axes    */
+    bool inplace_capable;
+    int64_t inplace_offset; /* bytes from out to where an in-place input sits    */
+    int32_t max_threads;    /* from the options                                  */
     ndpad_tile tile;
-    int32_t   tile_source;       /* an ndpad_tile_source: where `tile` came from       */
+    int32_t tile_source; /* an ndpad_tile_source: where `tile` came from       */
     const ndpad_kernels *kernels;
-    unsigned char *pad_value;    /* elem_size bytes (CONSTANT), owned                 */
+    unsigned char *pad_value; /* elem_size bytes (CONSTANT), owned                 */
 };
 
 /* Normalise `valid` into plan->dim (drop size-1 axes, crops to offsets, axis order by
@@ -84,8 +84,7 @@ static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64
     const int64_t d = dim->d;
     int64_t period, m;
     switch (mode) {
-    case NDPAD_EDGE:
-        return j < 0 ? 0 : d - 1;
+    case NDPAD_EDGE: return j < 0 ? 0 : d - 1;
     case NDPAD_REFLECT:
         if (d == 1) return 0;
         period = 2 * (d - 1);
@@ -97,26 +96,23 @@ static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64
         m = j % period;
         if (m < 0) m += period;
         return m < d ? m : period - 1 - m;
-    case NDPAD_WRAP:
-        m = j % d;
-        return m < 0 ? m + d : m;
-    default:
-        return -1;
+    case NDPAD_WRAP: m = j % d; return m < 0 ? m + d : m;
+    default: return -1;
     }
 }
 
 /* ndpad_plan_create(), with `caller` naming the public entry point in error messages. */
 NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,
-                                                  const ndpad_options *options,
-                                                  ndpad_plan **plan, const char *caller);
+                                                  const ndpad_options *options, ndpad_plan **plan,
+                                                  const char *caller);
 
 /* ndpad_execute(), likewise. */
-NDPAD_INTERNAL ndpad_status ndpad_execute_for(const ndpad_plan *plan, const void *in,
-                                              void *out, const char *caller);
+NDPAD_INTERNAL ndpad_status ndpad_execute_for(const ndpad_plan *plan, const void *in, void *out,
+                                              const char *caller);
 
 /* ndpad_pad(), likewise (the ONNX entry point reuses it). */
-NDPAD_INTERNAL ndpad_status ndpad_pad_for(const ndpad_problem *problem, const void *in,
-                                          void *out, const char *caller);
+NDPAD_INTERNAL ndpad_status ndpad_pad_for(const ndpad_problem *problem, const void *in, void *out,
+                                          const char *caller);
 
 /* Executes `plan` on buffers already checked; `skip_interior` for in-place padding. */
 NDPAD_INTERNAL void ndpad_run(const ndpad_plan *plan, const char *in, char *out,

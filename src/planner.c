@@ -36,7 +36,9 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
     const int64_t row_bytes = row->n * (int64_t)plan->elem_size;
     const int64_t out_bytes = plan->empty ? 0 : plan->rows * row_bytes;
     ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
-                       .cols = row->n > 0 ? row->n : 1, .threads = 1, .stream = 0};
+                       .cols = row->n > 0 ? row->n : 1,
+                       .threads = 1,
+                       .stream = 0};
     /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. */
     const ndpad_topology *topo = ndpad_topology_get();
     tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
@@ -85,23 +87,31 @@ static ndpad_status check_options(const ndpad_options *options, const char *call
         NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.threads = %d is negative (0 means all cores)",
                    (int)options->threads);
     if (options->tile_rows < 0)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tile_rows = %lld is negative (0 means the "
-                   "planner's choice)", (long long)options->tile_rows);
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.tile_rows = %lld is negative (0 means the "
+                   "planner's choice)",
+                   (long long)options->tile_rows);
     if (options->tile_cols < 0)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tile_cols = %lld is negative (0 means the "
-                   "planner's choice)", (long long)options->tile_cols);
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.tile_cols = %lld is negative (0 means the "
+                   "planner's choice)",
+                   (long long)options->tile_cols);
     if (options->reserved32 != 0)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.reserved32 = %d must be zero (the low half of "
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.reserved32 = %d must be zero (the low half of "
                    "options.reserved[0]; initialise options with ndpad_options_init)",
                    (int)options->reserved32);
     if (options->tuning < NDPAD_TUNING_CACHE || options->tuning > NDPAD_TUNING_MEASURE)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.tuning = %d is not an ndpad_tuning (0 cache, "
-                   "1 heuristic, 2 measure)", (int)options->tuning);
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.tuning = %d is not an ndpad_tuning (0 cache, "
+                   "1 heuristic, 2 measure)",
+                   (int)options->tuning);
     for (size_t k = 1; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
         if (options->reserved[k] != 0)
-            NDPAD_FAIL(NDPAD_ERR_OPTIONS, "options.reserved[%zu] = %lld must be zero "
-                       "(initialise options with ndpad_options_init)", k,
-                       (long long)options->reserved[k]);
+            NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                       "options.reserved[%zu] = %lld must be zero "
+                       "(initialise options with ndpad_options_init)",
+                       k, (long long)options->reserved[k]);
 fail:
     return status;
 }
@@ -117,8 +127,10 @@ static int32_t tuning_from_environment(const char *caller)
     static atomic_flag warned = ATOMIC_FLAG_INIT; /* one warning per process */
     if (atomic_flag_test_and_set(&warned)) return NDPAD_TUNING_CACHE;
     char warn[200];
-    snprintf(warn, sizeof(warn), "%s: NDPAD_TUNING = \"%.32s\" is neither \"heuristic\" nor "
-             "\"cache\"; using the cache", caller, env);
+    snprintf(warn, sizeof(warn),
+             "%s: NDPAD_TUNING = \"%.32s\" is neither \"heuristic\" nor "
+             "\"cache\"; using the cache",
+             caller, env);
     ndpad_wisdom_warn(warn);
     return NDPAD_TUNING_CACHE;
 }
@@ -135,8 +147,7 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     *result = NULL;
     NDPAD_FORWARD(ndpad_problem_validate(problem, caller, &valid));
     NDPAD_FORWARD(check_options(options, caller));
-    NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller,
-                                    &isa));
+    NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller, &isa));
 
     plan = ndpad_calloc(1, sizeof(*plan));
     if (plan == NULL) NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the plan");
@@ -147,8 +158,8 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     plan->out_elems = valid.out_elems;
     plan->inplace_capable = valid.inplace_capable;
     plan->inplace_offset = valid.inplace_offset;
-    plan->max_threads = options != NULL && options->threads > 0 ? options->threads
-                                                                : default_threads();
+    plan->max_threads =
+        options != NULL && options->threads > 0 ? options->threads : default_threads();
     ndpad_normalize(&valid, plan);
     plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
 
@@ -159,14 +170,17 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
         if (plan->pad_value == NULL)
             NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu-byte pad value",
                        plan->elem_size);
-        if (valid.pad_value != NULL) memcpy(plan->pad_value, valid.pad_value, plan->elem_size);
-        else memset(plan->pad_value, 0, plan->elem_size);
+        if (valid.pad_value != NULL)
+            memcpy(plan->pad_value, valid.pad_value, plan->elem_size);
+        else
+            memset(plan->pad_value, 0, plan->elem_size);
     }
 
     plan->tile = ndpad_tile_default(plan);
     plan->tile_source = NDPAD_TILE_HEURISTIC;
     const int32_t tuning = options != NULL && options->tuning != NDPAD_TUNING_CACHE
-                               ? options->tuning : tuning_from_environment(caller);
+                               ? options->tuning
+                               : tuning_from_environment(caller);
     const bool forced = options != NULL && (options->tile_rows > 0 || options->tile_cols > 0);
     if (!forced && !plan->empty && tuning == NDPAD_TUNING_MEASURE) {
         /* Measure this class now, remember it, save it (a failed save is only a warning). */

@@ -58,15 +58,15 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
     ndpad_status status = NDPAD_OK;
     memset(v, 0, sizeof(*v));
 
-    if (problem == NULL)
-        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "problem is NULL");
+    if (problem == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "problem is NULL");
     if (problem->rank < 0 || problem->rank > NDPAD_MAX_RANK)
         NDPAD_FAIL(NDPAD_ERR_RANK, "rank = %d is outside [0, %d]", (int)problem->rank,
                    NDPAD_MAX_RANK);
     if (problem->mode < NDPAD_CONSTANT || problem->mode > NDPAD_WRAP)
         NDPAD_FAIL(NDPAD_ERR_MODE,
                    "mode = %d is not an ndpad_mode (CONSTANT 0, EDGE 1, REFLECT 2, "
-                   "SYMMETRIC 3, WRAP 4)", (int)problem->mode);
+                   "SYMMETRIC 3, WRAP 4)",
+                   (int)problem->mode);
     if (problem->elem_size == 0)
         NDPAD_FAIL(NDPAD_ERR_ELEM_SIZE, "elem_size = 0; an element needs at least one byte");
     if (problem->elem_size > (size_t)INT64_MAX)
@@ -99,9 +99,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
             NDPAD_FAIL(NDPAD_ERR_INTERIOR, "interior[%d] = %lld is negative", (int)k,
                        (long long)a->r);
         if (a->r != 0 && !constant)
-            NDPAD_FAIL(NDPAD_ERR_INTERIOR_MODE,
-                       "interior[%d] = %lld needs mode CONSTANT, not %s", (int)k,
-                       (long long)a->r, mode_names[problem->mode]);
+            NDPAD_FAIL(NDPAD_ERR_INTERIOR_MODE, "interior[%d] = %lld needs mode CONSTANT, not %s",
+                       (int)k, (long long)a->r, mode_names[problem->mode]);
         int64_t step;
         if (a->d <= 1) {
             a->dilated = a->d; /* one element has no neighbours: the interior inserts none */
@@ -109,15 +108,15 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
                    ndpad_mul_overflows(a->d - 1, step, &a->dilated) ||
                    ndpad_add_overflows(a->dilated, 1, &a->dilated)) {
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
-                       "shape[%d] = %lld with interior[%d] = %lld overflows int64",
-                       (int)k, (long long)a->d, (int)k, (long long)a->r);
+                       "shape[%d] = %lld with interior[%d] = %lld overflows int64", (int)k,
+                       (long long)a->d, (int)k, (long long)a->r);
         }
         int64_t n;
         if (ndpad_add3_overflows(a->b, a->dilated, a->e, &n))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
                        "pads_begin[%d] = %lld + extent %lld + pads_end[%d] = %lld overflows "
-                       "int64", (int)k, (long long)a->b, (long long)a->dilated, (int)k,
-                       (long long)a->e);
+                       "int64",
+                       (int)k, (long long)a->b, (long long)a->dilated, (int)k, (long long)a->e);
         a->n = n > 0 ? n : 0;
     }
 
@@ -142,7 +141,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
         if (ndpad_mul_overflows(out_elems, v->axis[k].n, &out_elems))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
                        "output has more than INT64_MAX elements (overflow at axis %d, "
-                       "extent %lld)", (int)k, (long long)v->axis[k].n);
+                       "extent %lld)",
+                       (int)k, (long long)v->axis[k].n);
     int64_t out_bytes;
     if (ndpad_mul_overflows(out_elems, (int64_t)v->elem_size, &out_bytes))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",
@@ -156,8 +156,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
         int64_t last_position;
         if (a->b == INT64_MIN || ndpad_sub_overflows(a->n - 1, a->b, &last_position))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
-                       "pads_begin[%d] = %lld puts output positions out of int64 range",
-                       (int)k, (long long)a->b);
+                       "pads_begin[%d] = %lld puts output positions out of int64 range", (int)k,
+                       (long long)a->b);
     }
 
     /* REFLECT and SYMMETRIC repeat with period 2 (d - 1) and 2 d, computed in int64 when an
@@ -168,8 +168,8 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
         if (v->axis[k].d > INT64_MAX / 2)
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
                        "shape[%d] = %lld is too large for mode %s (its period 2 * shape "
-                       "overflows int64)", (int)k, (long long)v->axis[k].d,
-                       mode_names[problem->mode]);
+                       "overflows int64)",
+                       (int)k, (long long)v->axis[k].d, mode_names[problem->mode]);
 
     /* Strides: given or dense; output strides may not be zero where elements would collide. */
     int64_t extents[NDPAD_MAX_RANK] = {0}, dense[NDPAD_MAX_RANK];
@@ -180,15 +180,16 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
             if (v->axis[k].out_stride == 0 && v->axis[k].n > 1)
                 NDPAD_FAIL(NDPAD_ERR_STRIDE,
                            "out_strides[%d] = 0 but axis %d has %lld output elements; output "
-                           "elements must not share an address", (int)k, (int)k,
-                           (long long)v->axis[k].n);
+                           "elements must not share an address",
+                           (int)k, (int)k, (long long)v->axis[k].n);
         }
     } else {
         int32_t k;
         if (dense_strides_overflow(extents, rank, dense, &k))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense output strides (out_strides NULL) overflow "
-                       "int64 at axis %d (output extent %lld)", (int)k,
-                       (long long)v->axis[k].n);
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "dense output strides (out_strides NULL) overflow "
+                       "int64 at axis %d (output extent %lld)",
+                       (int)k, (long long)v->axis[k].n);
         for (int32_t k = 0; k < rank; k++) v->axis[k].out_stride = dense[k];
     }
     for (int32_t k = 0; k < rank; k++) extents[k] = v->axis[k].d;
@@ -197,8 +198,10 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
     } else {
         int32_t k;
         if (dense_strides_overflow(extents, rank, dense, &k))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "dense input strides (in_strides NULL) overflow "
-                       "int64 at shape[%d] = %lld", (int)k, (long long)v->axis[k].d);
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "dense input strides (in_strides NULL) overflow "
+                       "int64 at shape[%d] = %lld",
+                       (int)k, (long long)v->axis[k].d);
         for (int32_t k = 0; k < rank; k++) v->axis[k].in_stride = dense[k];
     }
 
@@ -209,9 +212,10 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
     for (int32_t k = 0; k < rank && in_elems != 0; k++)
         if (ndpad_mul_overflows(in_elems, v->axis[k].d, &in_elems) ||
             ndpad_mul_overflows(in_elems, (int64_t)v->elem_size, &in_bytes))
-            NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "input of %zu-byte elements overflows int64 bytes "
-                       "(at shape[%d] = %lld)", v->elem_size, (int)k,
-                       (long long)v->axis[k].d);
+            NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                       "input of %zu-byte elements overflows int64 bytes "
+                       "(at shape[%d] = %lld)",
+                       v->elem_size, (int)k, (long long)v->axis[k].d);
 
     int64_t span;
     if (out_elems > 0 && span_overflows(v, false, &span))
@@ -229,7 +233,7 @@ ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *ca
             const int64_t lo = a->b < 0 ? -a->b : 0;
             int64_t hi; /* n - b may exceed int64 by one (n - 1 - b is validated) */
             if (ndpad_sub_overflows(a->n, a->b, &hi) || hi > a->dilated) hi = a->dilated;
-            const int64_t step = a->d > 1 ? a->r + 1 : 1; /* d <= 1: only j = 0 */
+            const int64_t step = a->d > 1 ? a->r + 1 : 1;       /* d <= 1: only j = 0 */
             const int64_t first = lo / step + (lo % step != 0); /* lattice indices */
             const int64_t last = hi > 0 ? (hi - 1) / step : -1;
             if (first > last) v->reads_input = false;

@@ -21,21 +21,20 @@ typedef struct ndpad_axis {
 
 /* A problem that passed every rule. */
 typedef struct ndpad_valid_problem {
-    int32_t     rank;
-    int32_t     mode;
-    size_t      elem_size;
-    const void *pad_value;        /* NULL = zero bytes                          */
-    int64_t     out_elems;        /* product of the output extents              */
-    bool        reads_input;      /* some output element is an input element    */
-    bool        inplace_capable;  /* pads >= 0, no interior, same strides        */
-    int64_t     inplace_offset;   /* bytes from out to the interior (if capable) */
-    ndpad_axis  axis[NDPAD_MAX_RANK];
+    int32_t rank;
+    int32_t mode;
+    size_t elem_size;
+    const void *pad_value;  /* NULL = zero bytes                          */
+    int64_t out_elems;      /* product of the output extents              */
+    bool reads_input;       /* some output element is an input element    */
+    bool inplace_capable;   /* pads >= 0, no interior, same strides        */
+    int64_t inplace_offset; /* bytes from out to the interior (if capable) */
+    ndpad_axis axis[NDPAD_MAX_RANK];
 } ndpad_valid_problem;
 
 /* Checks every rule; on failure records a message naming `caller`, the argument and the
  * axis, and returns its status. */
-NDPAD_INTERNAL ndpad_status ndpad_problem_validate(const ndpad_problem *problem,
-                                                   const char *caller,
+NDPAD_INTERNAL ndpad_status ndpad_problem_validate(const ndpad_problem *problem, const char *caller,
                                                    ndpad_valid_problem *valid);
 
 #endif

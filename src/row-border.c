@@ -1,16 +1,15 @@
 /* Planning the border runs of a dense row (see row-border.h). */
 #include "row-border.h"
 
-static void add_run(ndpad_row_border *border, int64_t o, int64_t len, int64_t from,
-                    int32_t filler)
+static void add_run(ndpad_row_border *border, int64_t o, int64_t len, int64_t from, int32_t filler)
 {
-    border->run[border->count++] = (ndpad_border_run){.o = o, .len = len, .from = from,
-                                                      .filler = filler};
+    border->run[border->count++] =
+        (ndpad_border_run){.o = o, .len = len, .from = from, .filler = filler};
     if (filler < 0 || len != 1) border->singles = false;
 }
 
-void ndpad_row_border_plan(ndpad_row_border *border, int32_t mode, const ndpad_dim *row,
-                           int64_t s, int64_t t)
+void ndpad_row_border_plan(ndpad_row_border *border, int32_t mode, const ndpad_dim *row, int64_t s,
+                           int64_t t)
 {
     border->count = 0;
     border->singles = true;
@@ -40,11 +39,15 @@ void ndpad_row_border_plan(ndpad_row_border *border, int32_t mode, const ndpad_d
         if (mode == NDPAD_WRAP) {
             first = m, len = d - m, reversed = false;
         } else if (mode == NDPAD_REFLECT) {
-            if (m < d - 1) first = m, len = d - 1 - m, reversed = false;
-            else first = period - m, len = period - m, reversed = true;
+            if (m < d - 1)
+                first = m, len = d - 1 - m, reversed = false;
+            else
+                first = period - m, len = period - m, reversed = true;
         } else {
-            if (m < d) first = m, len = d - m, reversed = false;
-            else first = period - 1 - m, len = period - m, reversed = true;
+            if (m < d)
+                first = m, len = d - m, reversed = false;
+            else
+                first = period - 1 - m, len = period - m, reversed = true;
         }
         if (len > t - o) len = t - o;
         add_run(border, o, len, first, reversed ? mode : NDPAD_WRAP);

@@ -15,9 +15,9 @@
 typedef struct ndpad_border_run {
     int64_t o;
     int64_t len;
-    int64_t from;    /* filler >= 0: source element the filler starts at;
+    int64_t from;   /* filler >= 0: source element the filler starts at;
                         filler < 0: distance back in the output row to copy from */
-    int32_t filler;  /* index into the plan's fill[] (a mode), or -1 for a repeat */
+    int32_t filler; /* index into the plan's fill[] (a mode), or -1 for a repeat */
 } ndpad_border_run;
 
 /* Up to 3 runs reach one period of the pattern; each repeat then doubles what is written,
@@ -25,8 +25,8 @@ typedef struct ndpad_border_run {
 #define NDPAD_BORDER_RUNS_MAX 68
 
 typedef struct ndpad_row_border {
-    int32_t          count;
-    bool             singles;   /* every run is one element read from the source */
+    int32_t count;
+    bool singles; /* every run is one element read from the source */
     ndpad_border_run run[NDPAD_BORDER_RUNS_MAX];
 } ndpad_row_border;
 
@@ -49,17 +49,16 @@ static inline void ndpad_copy_element(char *dst, const char *src, size_t elem_si
 }
 
 /* Writes the planned runs into the output row `dst` from the source row `src`. */
-static inline void ndpad_row_border_fill(const ndpad_row_border *border,
-                                         const ndpad_fill_fn *fill, const char *src,
-                                         char *dst, size_t es)
+static inline void ndpad_row_border_fill(const ndpad_row_border *border, const ndpad_fill_fn *fill,
+                                         const char *src, char *dst, size_t es)
 {
     const ndpad_border_run *run = border->run;
     const int32_t count = border->count;
     if (border->singles) {
         /* the size switch outside the loop: each element is then one load and one store */
-#define NDPAD_COPY_SINGLES(bytes)                                                          \
-    for (int32_t k = 0; k < count; k++)                                                   \
-        memcpy(dst + (size_t)run[k].o * (bytes), src + (size_t)run[k].from * (bytes), (bytes)); \
+#define NDPAD_COPY_SINGLES(bytes)                                                                  \
+    for (int32_t k = 0; k < count; k++)                                                            \
+        memcpy(dst + (size_t)run[k].o * (bytes), src + (size_t)run[k].from * (bytes), (bytes));    \
     return;
         switch (es) {
         case 1: NDPAD_COPY_SINGLES(1)

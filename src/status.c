@@ -6,23 +6,23 @@
 #include <stdio.h>
 
 static const char *const status_names[] = {
-    [NDPAD_OK]                  = "NDPAD_OK: success",
-    [NDPAD_ERR_NULL_ARGUMENT]   = "NDPAD_ERR_NULL_ARGUMENT: a required pointer argument is NULL",
-    [NDPAD_ERR_RANK]            = "NDPAD_ERR_RANK: rank out of range",
-    [NDPAD_ERR_MODE]            = "NDPAD_ERR_MODE: unknown pad mode",
-    [NDPAD_ERR_ELEM_SIZE]       = "NDPAD_ERR_ELEM_SIZE: element size is zero",
-    [NDPAD_ERR_SHAPE]           = "NDPAD_ERR_SHAPE: negative input extent",
-    [NDPAD_ERR_INTERIOR]        = "NDPAD_ERR_INTERIOR: negative interior padding",
-    [NDPAD_ERR_INTERIOR_MODE]   = "NDPAD_ERR_INTERIOR_MODE: interior padding needs CONSTANT mode",
-    [NDPAD_ERR_EMPTY_AXIS]      = "NDPAD_ERR_EMPTY_AXIS: non-constant mode cannot grow an empty axis",
-    [NDPAD_ERR_OVERFLOW]        = "NDPAD_ERR_OVERFLOW: a size or offset overflows",
-    [NDPAD_ERR_STRIDE]          = "NDPAD_ERR_STRIDE: invalid output stride",
-    [NDPAD_ERR_NULL_BUFFER]     = "NDPAD_ERR_NULL_BUFFER: input or output buffer is NULL",
-    [NDPAD_ERR_AXES]            = "NDPAD_ERR_AXES: axis out of range or repeated",
-    [NDPAD_ERR_PADS_LENGTH]     = "NDPAD_ERR_PADS_LENGTH: pads length does not match the axes",
-    [NDPAD_ERR_OPTIONS]         = "NDPAD_ERR_OPTIONS: invalid plan options",
+    [NDPAD_OK] = "NDPAD_OK: success",
+    [NDPAD_ERR_NULL_ARGUMENT] = "NDPAD_ERR_NULL_ARGUMENT: a required pointer argument is NULL",
+    [NDPAD_ERR_RANK] = "NDPAD_ERR_RANK: rank out of range",
+    [NDPAD_ERR_MODE] = "NDPAD_ERR_MODE: unknown pad mode",
+    [NDPAD_ERR_ELEM_SIZE] = "NDPAD_ERR_ELEM_SIZE: element size is zero",
+    [NDPAD_ERR_SHAPE] = "NDPAD_ERR_SHAPE: negative input extent",
+    [NDPAD_ERR_INTERIOR] = "NDPAD_ERR_INTERIOR: negative interior padding",
+    [NDPAD_ERR_INTERIOR_MODE] = "NDPAD_ERR_INTERIOR_MODE: interior padding needs CONSTANT mode",
+    [NDPAD_ERR_EMPTY_AXIS] = "NDPAD_ERR_EMPTY_AXIS: non-constant mode cannot grow an empty axis",
+    [NDPAD_ERR_OVERFLOW] = "NDPAD_ERR_OVERFLOW: a size or offset overflows",
+    [NDPAD_ERR_STRIDE] = "NDPAD_ERR_STRIDE: invalid output stride",
+    [NDPAD_ERR_NULL_BUFFER] = "NDPAD_ERR_NULL_BUFFER: input or output buffer is NULL",
+    [NDPAD_ERR_AXES] = "NDPAD_ERR_AXES: axis out of range or repeated",
+    [NDPAD_ERR_PADS_LENGTH] = "NDPAD_ERR_PADS_LENGTH: pads length does not match the axes",
+    [NDPAD_ERR_OPTIONS] = "NDPAD_ERR_OPTIONS: invalid plan options",
     [NDPAD_ERR_ISA_UNAVAILABLE] = "NDPAD_ERR_ISA_UNAVAILABLE: instruction set not available",
-    [NDPAD_ERR_OUT_OF_MEMORY]   = "NDPAD_ERR_OUT_OF_MEMORY: allocation failed",
+    [NDPAD_ERR_OUT_OF_MEMORY] = "NDPAD_ERR_OUT_OF_MEMORY: allocation failed",
 };
 
 static _Thread_local char last_error[512];
@@ -43,8 +43,7 @@ const char *ndpad_last_error(void)
 ndpad_status ndpad_set_error(ndpad_status status, const char *function, const char *format, ...)
 {
     int used = snprintf(last_error, sizeof(last_error), "%s: ", function);
-    if (used < 0 || (size_t)used >= sizeof(last_error))
-        used = 0;
+    if (used < 0 || (size_t)used >= sizeof(last_error)) used = 0;
     va_list args;
     va_start(args, format);
     vsnprintf(last_error + used, sizeof(last_error) - (size_t)used, format, args);

@@ -14,17 +14,17 @@ NDPAD_INTERNAL ndpad_status ndpad_set_error(ndpad_status status, const char *fun
 /* Fail the enclosing function: record the message, prefixed with the public entry point
  * `caller` (a `const char *` in scope), and jump to its single exit `fail`.
  * The function must have `ndpad_status status` in scope. */
-#define NDPAD_FAIL(st, ...)                                     \
-    do {                                                        \
-        status = ndpad_set_error((st), caller, __VA_ARGS__);    \
-        goto fail;                                              \
+#define NDPAD_FAIL(st, ...)                                                                        \
+    do {                                                                                           \
+        status = ndpad_set_error((st), caller, __VA_ARGS__);                                       \
+        goto fail;                                                                                 \
     } while (0)
 
 /* Propagate a failure of a callee, whose message is already recorded. */
-#define NDPAD_FORWARD(expr)                                     \
-    do {                                                        \
-        status = (expr);                                        \
-        if (status != NDPAD_OK) goto fail;                      \
+#define NDPAD_FORWARD(expr)                                                                        \
+    do {                                                                                           \
+        status = (expr);                                                                           \
+        if (status != NDPAD_OK) goto fail;                                                         \
     } while (0)
 
 #endif

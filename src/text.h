@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 typedef struct text {
-    char  *buf;
+    char *buf;
     size_t size;
     size_t length;
 } text;

@@ -11,9 +11,9 @@
 
 static ndpad_topology topology;
 static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
-static hwloc_topology_t live;   /* kept for binding worker threads; NULL if not binding */
+static hwloc_topology_t live;     /* kept for binding worker threads; NULL if not binding */
 static hwloc_bitmap_t *bind_sets; /* per usable core: its PUs the process may run on   */
-static int bind_cores;          /* cores workers may be bound to (0 = no binding)      */
+static int bind_cores;            /* cores workers may be bound to (0 = no binding)      */
 
 static size_t cache_size(hwloc_topology_t topo, hwloc_obj_type_t type)
 {

@@ -7,14 +7,14 @@
 #include "status.h"
 
 typedef struct ndpad_topology {
-    int    cores;          /* physical cores the process may use (>= 1): of the cgroup's
+    int cores;           /* physical cores the process may use (>= 1): of the cgroup's
                               CPUs, those in the affinity mask unless OMP_PLACES & co. */
-    int    pus;            /* hardware threads the process may use (>= 1) */
-    int    numa_nodes;     /* >= 1 */
-    size_t l1d_bytes;      /* per core, 0 if unknown */
-    size_t l2_bytes;       /* per core, 0 if unknown */
-    size_t llc_bytes;      /* last-level cache (largest), 0 if unknown */
-    char   cpu_model[128]; /* hwloc's CPUModel or /proc/cpuinfo "model name", "" if unknown */
+    int pus;             /* hardware threads the process may use (>= 1) */
+    int numa_nodes;      /* >= 1 */
+    size_t l1d_bytes;    /* per core, 0 if unknown */
+    size_t l2_bytes;     /* per core, 0 if unknown */
+    size_t llc_bytes;    /* last-level cache (largest), 0 if unknown */
+    char cpu_model[128]; /* hwloc's CPUModel or /proc/cpuinfo "model name", "" if unknown */
 } ndpad_topology;
 
 /* The topology, discovered on first use (thread-safe); never NULL. If hwloc fails, the

@@ -24,35 +24,35 @@
 #include "text.h"
 #include "topology.h"
 
-#define MAX_ENTRIES   4096
-#define MAX_LINE      512
-#define MAX_FILE      ((long)4 << 20)
-#define MARGIN        0.95 /* a candidate must be 5% faster than the default to be recorded */
-#define CONFIRM_ROUNDS 3   /* alternating default/winner rounds that confirm a winner     */
-#define PASSES         3   /* round-robin passes over the candidates                       */
-#define MIN_SLICE_RUNS 3   /* timed runs of one candidate per pass, at least ...           */
-#define MAX_SLICE_RUNS 15  /* ... and at most                                               */
+#define MAX_ENTRIES    4096
+#define MAX_LINE       512
+#define MAX_FILE       ((long)4 << 20)
+#define MARGIN         0.95 /* a candidate must be 5% faster than the default to be recorded */
+#define CONFIRM_ROUNDS 3    /* alternating default/winner rounds that confirm a winner     */
+#define PASSES         3    /* round-robin passes over the candidates                       */
+#define MIN_SLICE_RUNS 3    /* timed runs of one candidate per pass, at least ...           */
+#define MAX_SLICE_RUNS 15   /* ... and at most                                               */
 #define SEARCH_SHARE   0.75 /* of a class's budget spent on the passes; the rest confirms  */
 #define MAX_CANDIDATES 256
-#define MAX_SPREAD     1.5 /* upper / lower quartile of confirming runs beyond which the
+#define MAX_SPREAD                                                                                 \
+    1.5 /* upper / lower quartile of confirming runs beyond which the
                               machine is too noisy to trust a winner over the default */
 
 typedef struct entry {
     ndpad_wisdom_key key;
-    ndpad_tile       tile;
-    double           gbps;
+    ndpad_tile tile;
+    double gbps;
 } entry;
 
 static pthread_mutex_t table_mutex = PTHREAD_MUTEX_INITIALIZER;
-static entry   table[MAX_ENTRIES];
-static size_t  table_count;
-static bool    table_loaded; /* the default file has been read (or tried) */
+static entry table[MAX_ENTRIES];
+static size_t table_count;
+static bool table_loaded; /* the default file has been read (or tried) */
 
 static pthread_mutex_t warn_mutex = PTHREAD_MUTEX_INITIALIZER;
-static char         warning[512];
+static char warning[512];
 static ndpad_log_fn log_fn;
-static void        *log_user;
-
+static void *log_user;
 
 double ndpad_now(void)
 {
@@ -158,9 +158,9 @@ static void make_fingerprint(void)
         }
     snprintf(fingerprint, sizeof(fingerprint),
              "cpu=%s level=%s cores=%d l1d=%zu l2=%zu llc=%zu ndpad=%d.%d.%d kernels=%016llx",
-             model, ndpad_isa_name(ndpad_isa_cpu_level()), topo->cores, topo->l1d_bytes, topo->l2_bytes, topo->llc_bytes,
-             NDPAD_VERSION_MAJOR, NDPAD_VERSION_MINOR, NDPAD_VERSION_PATCH,
-             (unsigned long long)h);
+             model, ndpad_isa_name(ndpad_isa_cpu_level()), topo->cores, topo->l1d_bytes,
+             topo->l2_bytes, topo->llc_bytes, NDPAD_VERSION_MAJOR, NDPAD_VERSION_MINOR,
+             NDPAD_VERSION_PATCH, (unsigned long long)h);
 }
 
 const char *ndpad_wisdom_fingerprint(void)
@@ -209,9 +209,9 @@ static bool parse_class(const char *line, entry *e)
     if (n != 12 || used < 0 || line[used] != '\0') return false;
     const int m = ndpad_mode_parse(mode, strlen(mode));
     const int i = ndpad_isa_parse(isa);
-    if (m < 0 || i < 1 || esize < 1 || rank < 1 || rank > NDPAD_MAX_RANK || out < 0 ||
-        out > 63 || row < 0 || row > 63 || nthr < 1 || nthr > 65536 || rows < 1 || cols < 1 ||
-        threads < 1 || threads > nthr || (stream != 0 && stream != 1) ||
+    if (m < 0 || i < 1 || esize < 1 || rank < 1 || rank > NDPAD_MAX_RANK || out < 0 || out > 63 ||
+        row < 0 || row > 63 || nthr < 1 || nthr > 65536 || rows < 1 || cols < 1 || threads < 1 ||
+        threads > nthr || (stream != 0 && stream != 1) ||
         !(gbps >= 0 && gbps <= 1e9)) /* 1e9: what "%.3f" makes of 999999999.9996 */
         return false;
     e->key = (ndpad_wisdom_key){m, esize, rank, out, row, i, nthr};
@@ -223,7 +223,7 @@ static bool parse_class(const char *line, entry *e)
 typedef struct parsed {
     entry *entries;
     size_t count, cap;
-    int    bad_lines;
+    int bad_lines;
 } parsed;
 
 /* Parse `text` (of `length` bytes, need not be NUL-terminated). Returns NULL on success or
@@ -317,8 +317,8 @@ static char *read_file(const char *path, size_t *length, const char **why)
 
 /* Parse and merge into the table (caller holds the mutex). On rejection, writes the
  * warning to `warn` and returns false. Bad lines give a warning but the file counts. */
-static bool import_text_locked(const char *text, size_t length, const char *origin,
-                               bool overwrite, char *warn, size_t warn_size)
+static bool import_text_locked(const char *text, size_t length, const char *origin, bool overwrite,
+                               char *warn, size_t warn_size)
 {
     parsed p = {0};
     const char *why = parse_text(text, length, &p);
@@ -329,8 +329,8 @@ static bool import_text_locked(const char *text, size_t length, const char *orig
     }
     for (size_t k = 0; k < p.count; k++) store_locked(&p.entries[k], overwrite);
     if (p.bad_lines > 0)
-        snprintf(warn, warn_size, "wisdom %s: skipped %d malformed or truncated line%s",
-                 origin, p.bad_lines, p.bad_lines == 1 ? "" : "s");
+        snprintf(warn, warn_size, "wisdom %s: skipped %d malformed or truncated line%s", origin,
+                 p.bad_lines, p.bad_lines == 1 ? "" : "s");
     ndpad_free(p.entries);
     return true;
 }
@@ -339,7 +339,8 @@ size_t ndpad_wisdom_path(char *buf, size_t size)
 {
     const char *env = getenv("NDPAD_WISDOM");
     int n;
-    if (env != NULL && env[0] != '\0') n = snprintf(buf, buf ? size : 0, "%s", env);
+    if (env != NULL && env[0] != '\0')
+        n = snprintf(buf, buf ? size : 0, "%s", env);
     else if ((env = getenv("XDG_CACHE_HOME")) != NULL && env[0] == '/')
         n = snprintf(buf, buf ? size : 0, "%s/ndpad/wisdom", env);
     else if ((env = getenv("HOME")) != NULL && env[0] != '\0')
@@ -357,7 +358,8 @@ static void load_default_locked(char *warn, size_t warn_size)
     table_loaded = true;
     const size_t n = ndpad_wisdom_path(path, sizeof(path));
     if (n == 0 || n >= sizeof(path)) {
-        snprintf(warn, warn_size, "no wisdom location ($NDPAD_WISDOM, $XDG_CACHE_HOME, $HOME "
+        snprintf(warn, warn_size,
+                 "no wisdom location ($NDPAD_WISDOM, $XDG_CACHE_HOME, $HOME "
                  "unset); using heuristic tiles");
         return;
     }
@@ -417,8 +419,7 @@ int ndpad_wisdom_import_string(const char *text)
     }
     char warn[600] = "";
     pthread_mutex_lock(&table_mutex);
-    const bool ok = import_text_locked(text, strlen(text), "string", true, warn,
-                                         sizeof(warn));
+    const bool ok = import_text_locked(text, strlen(text), "string", true, warn, sizeof(warn));
     pthread_mutex_unlock(&table_mutex);
     if (warn[0] != '\0') ndpad_wisdom_warn(warn);
     if (!ok) ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "%s", warn);
@@ -518,8 +519,8 @@ bool ndpad_wisdom_save(const char *path, const char *caller)
 
     lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock_fd < 0) {
-        ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "cannot create the lock file %s: %s",
-                        lock_path, strerror(errno));
+        ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "cannot create the lock file %s: %s", lock_path,
+                        strerror(errno));
         goto done;
     }
     while (flock(lock_fd, LOCK_EX) != 0)
@@ -577,8 +578,8 @@ bool ndpad_wisdom_save(const char *path, const char *caller)
     }
     fd = -1;
     if (rename(tmp_path, path) != 0) {
-        ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "cannot rename %s to %s: %s", tmp_path,
-                        path, strerror(errno));
+        ndpad_set_error(NDPAD_ERR_OPTIONS, caller, "cannot rename %s to %s: %s", tmp_path, path,
+                        strerror(errno));
         unlink(tmp_path);
         goto done;
     }
@@ -626,7 +627,7 @@ static int64_t ceil_div(int64_t a, int64_t b)
 
 typedef struct scored {
     ndpad_tile tile;
-    double     score;
+    double score;
 } scored;
 
 static int by_score(const void *a, const void *b)
@@ -689,11 +690,11 @@ size_t ndpad_tune_candidates(const ndpad_plan *plan, int32_t max_threads, ndpad_
             for (int r = 0; r < nr; r++) {
                 const int64_t tile_bytes = rl[r] * tile_row_bytes;
                 const int64_t tiles = ceil_div(rows, rl[r]) * ceil_div(n, cols[c]);
-                if (tiles < threads[t]) continue;                  /* idle threads */
-                if (tile_bytes > llc && tiles > 1) continue;       /* beyond the LLC */
-                if (tile_bytes < 2048 && tiles > 4096) continue;   /* all overhead */
+                if (tiles < threads[t]) continue;                /* idle threads */
+                if (tile_bytes > llc && tiles > 1) continue;     /* beyond the LLC */
+                if (tile_bytes < 2048 && tiles > 4096) continue; /* all overhead */
                 for (int32_t stream = 0; stream <= 1; stream++) {
-                    if (stream && out_bytes < l2) continue;        /* stays cached */
+                    if (stream && out_bytes < l2) continue; /* stays cached */
                     scored *s = &all[count++];
                     s->tile = (ndpad_tile){rl[r], cols[c], threads[t], stream};
                     s->score = fabs(log2((double)tile_bytes / (double)(l2 / 2))) / 2 +
@@ -720,13 +721,17 @@ bool ndpad_scratch_alloc(const ndpad_plan *plan, ndpad_scratch *s)
         const ndpad_dim *a = &plan->dim[k];
         if (a->d > 0) {
             const int64_t span = (a->d - 1) * a->in_stride;
-            if (span < 0) in_lo += span;
-            else in_hi += span;
+            if (span < 0)
+                in_lo += span;
+            else
+                in_hi += span;
         }
         if (a->n > 0) {
             const int64_t span = (a->n - 1) * a->out_stride;
-            if (span < 0) out_lo += span;
-            else out_hi += span;
+            if (span < 0)
+                out_lo += span;
+            else
+                out_hi += span;
         }
     }
     const int64_t es = (int64_t)plan->elem_size;
@@ -817,8 +822,7 @@ bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds, ndpad_tune_result 
     if (!ndpad_scratch_alloc(plan, &s)) return false;
     ndpad_tile cands[MAX_CANDIDATES + 1];
     cands[0] = r->default_tile; /* the heuristic's tile is candidate 0 */
-    int count = 1 + (int)ndpad_tune_candidates(plan, plan->max_threads, cands + 1,
-                                               MAX_CANDIDATES);
+    int count = 1 + (int)ndpad_tune_candidates(plan, plan->max_threads, cands + 1, MAX_CANDIDATES);
     r->candidates = count - 1;
     /* Room for every run of the passes, reused by the confirmation's pairs and ratios. */
     const size_t rows_of_samples = (size_t)(count > 3 ? count : 3);

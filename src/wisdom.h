@@ -18,20 +18,19 @@
 /* A problem class: what tuned tiles are remembered by. */
 typedef struct ndpad_wisdom_key {
     int32_t mode;
-    int32_t esize;     /* element size of the normalised plan, bytes */
-    int32_t rank;      /* normalised rank (plan->ndim)                */
-    int32_t out_log2;  /* floor(log2(output bytes))                   */
-    int32_t row_log2;  /* floor(log2(output row bytes))               */
-    int32_t isa;       /* ndpad_isa of the plan                       */
-    int32_t nthr;      /* the plan's thread budget (plan->max_threads): a 1-thread plan
+    int32_t esize;    /* element size of the normalised plan, bytes */
+    int32_t rank;     /* normalised rank (plan->ndim)                */
+    int32_t out_log2; /* floor(log2(output bytes))                   */
+    int32_t row_log2; /* floor(log2(output row bytes))               */
+    int32_t isa;      /* ndpad_isa of the plan                       */
+    int32_t nthr;     /* the plan's thread budget (plan->max_threads): a 1-thread plan
                           and an all-cores plan are tuned apart, as FFTW keys by nthr */
 } ndpad_wisdom_key;
 
 NDPAD_INTERNAL ndpad_wisdom_key ndpad_wisdom_key_of(const ndpad_plan *plan);
 
 /* Formats the key as "mode=.. esize=.. rank=.. out=.. row=.. isa=.. nthr=..". */
-NDPAD_INTERNAL void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *buf,
-                                            size_t size);
+NDPAD_INTERNAL void ndpad_wisdom_key_format(const ndpad_wisdom_key *key, char *buf, size_t size);
 
 /* The tile remembered for `key` (the default file is loaded on first use). */
 NDPAD_INTERNAL bool ndpad_wisdom_lookup(const ndpad_wisdom_key *key, ndpad_tile *tile);
@@ -60,10 +59,10 @@ NDPAD_INTERNAL size_t ndpad_tune_candidates(const ndpad_plan *plan, int32_t max_
 
 /* Scratch buffers that cover everything `plan` reads and writes. */
 typedef struct ndpad_scratch {
-    char       *in_block, *out_block;
-    const char *in;    /* as given to ndpad_run (after in_offset) */
-    char       *out;
-    int64_t     bytes_moved; /* output bytes + input bytes copied, per execution */
+    char *in_block, *out_block;
+    const char *in; /* as given to ndpad_run (after in_offset) */
+    char *out;
+    int64_t bytes_moved; /* output bytes + input bytes copied, per execution */
 } ndpad_scratch;
 
 NDPAD_INTERNAL bool ndpad_scratch_alloc(const ndpad_plan *plan, ndpad_scratch *scratch);
@@ -71,9 +70,9 @@ NDPAD_INTERNAL void ndpad_scratch_free(ndpad_scratch *scratch);
 
 typedef struct ndpad_tune_result {
     ndpad_tile default_tile, tuned_tile;
-    double     default_gbps, tuned_gbps; /* medians */
-    int        candidates, measured;
-    bool       noisy; /* the confirming runs were too spread to trust: default kept */
+    double default_gbps, tuned_gbps; /* medians */
+    int candidates, measured;
+    bool noisy; /* the confirming runs were too spread to trust: default kept */
 } ndpad_tune_result;
 
 typedef void (*ndpad_tune_progress_fn)(int done, int total, void *user);
@@ -83,8 +82,8 @@ typedef void (*ndpad_tune_progress_fn)(int done, int total, void *user);
  * beats it by 5%, or when the confirming runs are too spread to tell, as on a machine whose
  * load comes and goes: so that the class counts as tuned). False when no scratch memory. */
 NDPAD_INTERNAL bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds,
-                                    ndpad_tune_result *result,
-                                    ndpad_tune_progress_fn progress, void *user);
+                                    ndpad_tune_result *result, ndpad_tune_progress_fn progress,
+                                    void *user);
 
 NDPAD_INTERNAL double ndpad_now(void);
 

@@ -32,30 +32,36 @@ void *__real_ndpad_calloc(size_t count, size_t bytes);
 void *__real_ndpad_realloc(void *pointer, size_t bytes);
 void __real_ndpad_free(void *pointer);
 
-static _Thread_local long live;       /* allocations not freed yet, this thread */
-static _Thread_local long failures;   /* allocations refused, this thread       */
+static _Thread_local long live;     /* allocations not freed yet, this thread */
+static _Thread_local long failures; /* allocations refused, this thread       */
 
 void *__wrap_ndpad_malloc(size_t bytes)
 {
     void *p = __real_ndpad_malloc(bytes);
-    if (p != NULL) live++;
-    else failures++;
+    if (p != NULL)
+        live++;
+    else
+        failures++;
     return p;
 }
 
 void *__wrap_ndpad_calloc(size_t count, size_t bytes)
 {
     void *p = __real_ndpad_calloc(count, bytes);
-    if (p != NULL) live++;
-    else failures++;
+    if (p != NULL)
+        live++;
+    else
+        failures++;
     return p;
 }
 
 void *__wrap_ndpad_realloc(void *pointer, size_t bytes)
 {
     void *p = __real_ndpad_realloc(pointer, bytes);
-    if (p == NULL) failures++;
-    else if (pointer == NULL) live++;
+    if (p == NULL)
+        failures++;
+    else if (pointer == NULL)
+        live++;
     return p;
 }
 
@@ -95,18 +101,33 @@ static void write_wisdom_for(const ndpad_problem *p)
 
 typedef struct alloc_case {
     const char *name;
-    int32_t     rank, mode;
-    size_t      elem_size;
-    int64_t     shape[3], pb[3], pe[3];
-    int32_t     tuning;
-    int32_t     isa;
+    int32_t rank, mode;
+    size_t elem_size;
+    int64_t shape[3], pb[3], pe[3];
+    int32_t tuning;
+    int32_t isa;
 } alloc_case;
 
 static const alloc_case cases[] = {
     {"constant_f32", 2, NDPAD_CONSTANT, 4, {3, 5}, {1, 2}, {2, 1}, NDPAD_TUNING_HEURISTIC, 0},
-    {"constant_cache", 3, NDPAD_CONSTANT, 2, {4, 5, 6}, {1, 0, 2}, {0, 3, 1}, NDPAD_TUNING_CACHE, 0},
+    {"constant_cache",
+     3,
+     NDPAD_CONSTANT,
+     2,
+     {4, 5, 6},
+     {1, 0, 2},
+     {0, 3, 1},
+     NDPAD_TUNING_CACHE,
+     0},
     {"edge_cache", 2, NDPAD_EDGE, 8, {300, 200}, {1, 2}, {2, 1}, NDPAD_TUNING_CACHE, 0},
-    {"reflect_scalar", 2, NDPAD_REFLECT, 3, {3, 4}, {-1, 5}, {2, -2}, NDPAD_TUNING_HEURISTIC,
+    {"reflect_scalar",
+     2,
+     NDPAD_REFLECT,
+     3,
+     {3, 4},
+     {-1, 5},
+     {2, -2},
+     NDPAD_TUNING_HEURISTIC,
      NDPAD_ISA_SCALAR},
     {"symmetric_rank_0", 0, NDPAD_SYMMETRIC, 16, {0}, {0}, {0}, NDPAD_TUNING_CACHE, 0},
     {"wrap_empty", 2, NDPAD_WRAP, 4, {3, 4}, {-3, 1}, {0, 1}, NDPAD_TUNING_CACHE, 0},
@@ -114,8 +135,12 @@ static const alloc_case cases[] = {
 
 static ndpad_problem problem_of(const alloc_case *c)
 {
-    return (ndpad_problem){.rank = c->rank, .mode = c->mode, .elem_size = c->elem_size,
-                           .shape = c->shape, .pads_begin = c->pb, .pads_end = c->pe};
+    return (ndpad_problem){.rank = c->rank,
+                           .mode = c->mode,
+                           .elem_size = c->elem_size,
+                           .shape = c->shape,
+                           .pads_begin = c->pb,
+                           .pads_end = c->pe};
 }
 
 /* plan_create with the k-th allocation failing, k = 0, 1, ... until it succeeds */
@@ -146,7 +171,8 @@ static void every_plan_allocation_can_fail(void **state)
             refused++;
             continue;
         }
-        if (st != NDPAD_OK) fail_msg("k = %ld: %s (%s)", k, ndpad_status_string(st), ndpad_last_error());
+        if (st != NDPAD_OK)
+            fail_msg("k = %ld: %s (%s)", k, ndpad_status_string(st), ndpad_last_error());
         assert_non_null(plan);
         ndpad_plan_destroy(plan);
         if (live != 0) fail_msg("k = %ld: %ld allocation(s) leaked by a plan", k, live);
@@ -166,8 +192,10 @@ static void every_plan_allocation_can_fail(void **state)
     const long least = 1 + (c->mode == NDPAD_CONSTANT) + 2 * lookup;
     if (k < least) fail_msg("only %ld allocations; expected at least %ld", k, least);
     assert_int_equal(refused + degraded, k);
-    if (lookup) assert_true(degraded >= 2);
-    else assert_int_equal(degraded, 0);
+    if (lookup)
+        assert_true(degraded >= 2);
+    else
+        assert_int_equal(degraded, 0);
 }
 
 /* ndpad_pad and ndpad_onnx_pad: every failure is OUT_OF_MEMORY and writes nothing */
@@ -177,8 +205,12 @@ static void one_call_entry_points_fail_cleanly(void **state)
     const int64_t shape[2] = {3, 4}, pads[4] = {1, -1, 2, 3};
     const int64_t pb[2] = {1, -1}, pe[2] = {2, 3};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
-        const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 4, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = mode,
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         float in[12];
         for (int i = 0; i < 12; i++) in[i] = (float)i;
         test_out out = test_out_make(6 * 6 * 4), ref = test_out_make(6 * 6 * 4);
@@ -209,8 +241,8 @@ static void one_call_entry_points_fail_cleanly(void **state)
         for (long k = 0;; k++) {
             live = failures = 0;
             ndpad_alloc_fail_after(k);
-            const ndpad_status st = ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, names[mode],
-                                                   NULL, in, out.body);
+            const ndpad_status st =
+                ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, names[mode], NULL, in, out.body);
             ndpad_alloc_fail_after(-1);
             assert_int_equal(live, 0);
             if (st == NDPAD_OK && failures > 0) continue; /* the wisdom load, ignored */
@@ -238,8 +270,12 @@ static void failure_injection_is_per_thread(void **state)
 {
     (void)state;
     const int64_t shape[1] = {5}, pb[1] = {2}, pe[1] = {3};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 1, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 1,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     ndpad_alloc_fail_after(0);
     ndpad_plan *plan = NULL;
     assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_ERR_OUT_OF_MEMORY);
@@ -274,8 +310,8 @@ int main(void)
     struct CMUnitTest tests[CASES + 2];
     size_t n = 0;
     for (size_t i = 0; i < CASES; i++)
-        tests[n++] = (struct CMUnitTest){cases[i].name, every_plan_allocation_can_fail, NULL,
-                                         NULL, (void *)&cases[i]};
+        tests[n++] = (struct CMUnitTest){cases[i].name, every_plan_allocation_can_fail, NULL, NULL,
+                                         (void *)&cases[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(one_call_entry_points_fail_cleanly);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(failure_injection_is_per_thread);
     return _cmocka_run_group_tests("test-alloc", tests, n, NULL, teardown_all);

@@ -29,9 +29,13 @@ static const int64_t small_shape[3] = {3, 5, 7}, small_pb[3] = {1, 2, 3}, small_
 
 static ndpad_problem small_problem(int32_t mode, const float *value)
 {
-    const ndpad_problem p = {.rank = 3, .mode = mode, .elem_size = sizeof(float),
-                             .shape = small_shape, .pads_begin = small_pb,
-                             .pads_end = small_pe, .pad_value = value};
+    const ndpad_problem p = {.rank = 3,
+                             .mode = mode,
+                             .elem_size = sizeof(float),
+                             .shape = small_shape,
+                             .pads_begin = small_pb,
+                             .pads_end = small_pe,
+                             .pad_value = value};
     return p;
 }
 
@@ -92,8 +96,13 @@ static void plan_outlives_the_problem_and_its_arrays(void **state)
     memcpy(interior, interior0, sizeof interior0);
     *value = 9.25f;
     ndpad_problem *p = test_xmalloc(sizeof(*p));
-    *p = (ndpad_problem){.rank = 3, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                         .pads_begin = pb, .pads_end = pe, .interior = interior,
+    *p = (ndpad_problem){.rank = 3,
+                         .mode = NDPAD_CONSTANT,
+                         .elem_size = 4,
+                         .shape = shape,
+                         .pads_begin = pb,
+                         .pads_end = pe,
+                         .interior = interior,
                          .pad_value = value};
     int64_t out_shape[3];
     assert_int_equal(ndpad_ref_output_shape(p, out_shape), NDPAD_OK);
@@ -133,10 +142,10 @@ static void plan_outlives_the_problem_and_its_arrays(void **state)
 }
 
 typedef struct thread_job {
-    const ndpad_plan    *plan;
+    const ndpad_plan *plan;
     const ndpad_problem *problem;
-    int                  id;
-    int                  failures;
+    int id;
+    int failures;
 } thread_job;
 
 static void *run_shared_plan(void *arg)
@@ -147,8 +156,7 @@ static void *run_shared_plan(void *arg)
         fill_random_floats(in, SMALL_IN, (uint64_t)(job->id * 1000 + rep));
         ndpad_ref_pad(job->problem, in, expected);
         memset(got, TEST_SENTINEL, sizeof got);
-        if (ndpad_execute(job->plan, in, got) != NDPAD_OK ||
-            memcmp(expected, got, sizeof got) != 0)
+        if (ndpad_execute(job->plan, in, got) != NDPAD_OK || memcmp(expected, got, sizeof got) != 0)
             job->failures++;
     }
     return NULL;
@@ -322,8 +330,12 @@ static void empty_outputs_accept_null_buffers_in_every_mode(void **state)
     for (int m = 0; m < 5; m++) {
         /* 4x3 cropped to 0 rows */
         const int64_t shape[2] = {4, 3}, pb[2] = {-2, 1}, pe[2] = {-2, 1};
-        const ndpad_problem p = {.rank = 2, .mode = all_modes[m], .elem_size = 8, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = all_modes[m],
+                                 .elem_size = 8,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         int64_t out_shape[2];
         assert_int_equal(ndpad_output_shape(&p, out_shape), NDPAD_OK);
         assert_int_equal(out_shape[0], 0);
@@ -336,8 +348,12 @@ static void empty_outputs_accept_null_buffers_in_every_mode(void **state)
     }
     /* CONSTANT on an axis of extent 0 that stays 0, with the other axis padded */
     const int64_t shape[2] = {0, 3}, pb[2] = {0, 2}, pe[2] = {0, 2};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     assert_int_equal(ndpad_pad(&p, NULL, NULL), NDPAD_OK);
 }
 
@@ -347,10 +363,18 @@ static void crop_beyond_the_extent_gives_an_empty_axis(void **state)
     for (int m = 0; m < 5; m++) {
         const int64_t shape[2] = {3, 4}, pb[2] = {-5, 0}, pe[2] = {0, 0};
         const int64_t pb2[2] = {1, 0}, pe2[2] = {-9, 2};
-        const ndpad_problem p = {.rank = 2, .mode = all_modes[m], .elem_size = 4, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe};
-        const ndpad_problem q = {.rank = 2, .mode = all_modes[m], .elem_size = 4, .shape = shape,
-                                 .pads_begin = pb2, .pads_end = pe2};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = all_modes[m],
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
+        const ndpad_problem q = {.rank = 2,
+                                 .mode = all_modes[m],
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb2,
+                                 .pads_end = pe2};
         int64_t out_shape[2];
         assert_int_equal(ndpad_output_shape(&p, out_shape), NDPAD_OK);
         assert_int_equal(out_shape[0], 0);
@@ -371,8 +395,8 @@ static void large_pads_repeat_the_pattern_d3_pad20(void **state)
 {
     (void)state;
     /* 1-D [1, 2, 3], pads 20 / 20: the periodic patterns of api.md, written out */
-    static const int32_t reflect[4] = {1, 2, 3, 2};          /* P = 4, from j = 0 */
-    static const int32_t symmetric[6] = {1, 2, 3, 3, 2, 1};  /* P = 6 */
+    static const int32_t reflect[4] = {1, 2, 3, 2};         /* P = 4, from j = 0 */
+    static const int32_t symmetric[6] = {1, 2, 3, 3, 2, 1}; /* P = 6 */
     static const int32_t wrap[3] = {1, 2, 3};
     const int32_t in[3] = {1, 2, 3};
     const int64_t shape[1] = {3}, pb[1] = {20}, pe[1] = {20}, out_shape[1] = {43};
@@ -388,8 +412,12 @@ static void large_pads_repeat_the_pattern_d3_pad20(void **state)
             default: expected[o] = wrap[((j % 3) + 3) % 3]; break;
             }
         }
-        const ndpad_problem p = {.rank = 1, .mode = all_modes[m], .elem_size = 4, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = 1,
+                                 .mode = all_modes[m],
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         test_check_core("d = 3, pads 20", &p, in, out_shape, expected);
     }
     /* and on the inner axis of a 2-D tensor, with an asymmetric crop of the outer one */
@@ -397,8 +425,12 @@ static void large_pads_repeat_the_pattern_d3_pad20(void **state)
     for (int i = 0; i < 12; i++) in2[i] = i + 1;
     const int64_t shape2[2] = {4, 3}, pb2[2] = {-1, 20}, pe2[2] = {7, 17};
     for (int m = 0; m < 5; m++) {
-        const ndpad_problem p = {.rank = 2, .mode = all_modes[m], .elem_size = 4,
-                                 .shape = shape2, .pads_begin = pb2, .pads_end = pe2};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = all_modes[m],
+                                 .elem_size = 4,
+                                 .shape = shape2,
+                                 .pads_begin = pb2,
+                                 .pads_end = pe2};
         test_check_core("4x3, pads -1,20 / 7,17", &p, in2, NULL, NULL);
     }
 }
@@ -411,8 +443,13 @@ static void interior_padding_with_negative_pads_crops_the_dilated_input(void **s
     const int64_t shape[1] = {3}, interior[1] = {2}, pb[1] = {-1}, pe[1] = {-2};
     const int64_t out_shape[1] = {4};
     const int32_t expected[4] = {v, v, 2, v};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe, .interior = interior,
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
+                             .interior = interior,
                              .pad_value = &v};
     test_check_core("interior 2, pads -1/-2", &p, in, out_shape, expected);
 
@@ -421,8 +458,13 @@ static void interior_padding_with_negative_pads_crops_the_dilated_input(void **s
     for (int i = 0; i < 12; i++) in2[i] = 100 + i;
     const int64_t shape2[2] = {3, 4}, interior2[2] = {2, 1}, pb2[2] = {-2, 3}, pe2[2] = {1, -4};
     const int64_t v2 = 42;
-    const ndpad_problem q = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 8, .shape = shape2,
-                             .pads_begin = pb2, .pads_end = pe2, .interior = interior2,
+    const ndpad_problem q = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 8,
+                             .shape = shape2,
+                             .pads_begin = pb2,
+                             .pads_end = pe2,
+                             .interior = interior2,
                              .pad_value = &v2};
     const int64_t out_shape2[2] = {6, 6};
     test_check_core("3x4 interior 2,1", &q, in2, out_shape2, NULL);
@@ -439,8 +481,12 @@ static void odd_and_large_element_sizes_match_reference(void **state)
         test_rng_bytes(&r, in, 12 * sizes[s]);
         test_rng_bytes(&r, value, sizes[s]);
         for (int m = 0; m < 5; m++) {
-            const ndpad_problem p = {.rank = 2, .mode = all_modes[m], .elem_size = sizes[s],
-                                     .shape = shape, .pads_begin = pb, .pads_end = pe,
+            const ndpad_problem p = {.rank = 2,
+                                     .mode = all_modes[m],
+                                     .elem_size = sizes[s],
+                                     .shape = shape,
+                                     .pads_begin = pb,
+                                     .pads_end = pe,
                                      .pad_value = value};
             test_check_core("odd element size", &p, in, NULL, NULL);
         }
@@ -456,9 +502,8 @@ static void odd_and_large_element_sizes_match_reference(void **state)
 /* Pads in place: the input is written into the output's interior (with a pattern), the
  * rest of the allocation is sentinel; afterwards the interior must be unchanged and the
  * whole allocation must equal the reference's output computed from a separate copy. */
-static void check_in_place(int32_t rank, const int64_t *shape, const int64_t *pb,
-                           const int64_t *pe, int32_t mode, size_t es, const int64_t *gaps,
-                           bool through_plan)
+static void check_in_place(int32_t rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
+                           int32_t mode, size_t es, const int64_t *gaps, bool through_plan)
 {
     int64_t n[4], strides[4];
     for (int32_t k = 0; k < rank; k++) n[k] = pb[k] + shape[k] + pe[k];
@@ -496,8 +541,13 @@ static void check_in_place(int32_t rank, const int64_t *shape, const int64_t *pb
     unsigned char *before = test_xmalloc(body + 2 * TEST_GUARD);
     memcpy(before, actual.alloc, body + 2 * TEST_GUARD);
 
-    const ndpad_problem ref = {.rank = rank, .mode = mode, .elem_size = es, .shape = shape,
-                               .pads_begin = pb, .pads_end = pe, .out_strides = strides};
+    const ndpad_problem ref = {.rank = rank,
+                               .mode = mode,
+                               .elem_size = es,
+                               .shape = shape,
+                               .pads_begin = pb,
+                               .pads_end = pe,
+                               .out_strides = strides};
     assert_int_equal(ndpad_ref_pad(&ref, dense, expected.body), NDPAD_OK);
 
     ndpad_problem p = ref;
@@ -538,7 +588,8 @@ static void in_place_padding_writes_only_the_borders_in_every_mode(void **state)
     (void)state;
     const int64_t shape2[2] = {5, 7}, pb2[2] = {2, 3}, pe2[2] = {1, 9}, nogap[3] = {0, 0, 0};
     const int64_t gap2[2] = {2, 3};
-    const int64_t shape3[3] = {2, 3, 4}, pb3[3] = {1, 0, 2}, pe3[3] = {2, 4, 1}, gap3[3] = {1, 0, 5};
+    const int64_t shape3[3] = {2, 3, 4}, pb3[3] = {1, 0, 2}, pe3[3] = {2, 4, 1},
+                  gap3[3] = {1, 0, 5};
     static const size_t sizes[] = {1, 4, 12};
     for (int m = 0; m < 5; m++)
         for (size_t s = 0; s < 3; s++)
@@ -563,8 +614,13 @@ static void big_1x64x256x256_fp32_pad_1_every_mode_vs_reference(void **state)
     fill_random_floats(in, in_count, 9);
     const float value = 0.5f;
     for (int m = 0; m < 5; m++) {
-        const ndpad_problem p = {.rank = 4, .mode = all_modes[m], .elem_size = 4, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe, .pad_value = &value};
+        const ndpad_problem p = {.rank = 4,
+                                 .mode = all_modes[m],
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe,
+                                 .pad_value = &value};
         test_check_core("1x64x256x256 pad 1", &p, in, out_shape, NULL);
     }
     free(in);
@@ -627,8 +683,12 @@ static void *fail_on_this_thread(void *arg)
     error_job *job = (error_job *)arg;
     snprintf(job->first, sizeof job->first, "%s", ndpad_last_error());
     const int64_t shape[1] = {-1}, pads[1] = {0};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 1, .shape = shape,
-                             .pads_begin = pads, .pads_end = pads};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 1,
+                             .shape = shape,
+                             .pads_begin = pads,
+                             .pads_end = pads};
     int64_t out_shape[1];
     ndpad_output_shape(&p, out_shape);
     snprintf(job->after, sizeof job->after, "%s", ndpad_last_error());

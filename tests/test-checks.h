@@ -14,7 +14,7 @@
 typedef struct test_out {
     unsigned char *alloc;
     unsigned char *body;
-    size_t         size; /* bytes of the body */
+    size_t size; /* bytes of the body */
 } test_out;
 
 static inline test_out test_out_make(size_t body_size)
@@ -35,21 +35,22 @@ static inline void test_out_free(test_out *o)
 
 /* Fails the current test, after printing what and where, if the buffers differ. */
 static inline void test_expect_same_bytes(const char *what, const ndpad_problem *p,
-                                          const void *expected, const void *actual,
-                                          size_t size, ptrdiff_t origin)
+                                          const void *expected, const void *actual, size_t size,
+                                          ptrdiff_t origin)
 {
     if (test_first_difference(expected, actual, size) < 0) return;
     fprintf(stderr, "MISMATCH: %s\n  problem: ", what);
-    if (p) ndpad_ref_print_problem(stderr, p);
-    else fprintf(stderr, "(see above)\n");
+    if (p)
+        ndpad_ref_print_problem(stderr, p);
+    else
+        fprintf(stderr, "(see above)\n");
     test_print_difference(stderr, expected, actual, size, origin);
     fail_msg("%s: output differs", what);
 }
 
 /* Output shape of `p` by ndpad and by the reference; both must equal `expected_shape`
  * (when not NULL). Returns the number of output elements. */
-static inline int64_t test_check_output_shape(const ndpad_problem *p,
-                                              const int64_t *expected_shape)
+static inline int64_t test_check_output_shape(const ndpad_problem *p, const int64_t *expected_shape)
 {
     int64_t shape[NDPAD_MAX_RANK], ref_shape[NDPAD_MAX_RANK];
     const ndpad_status st = ndpad_output_shape(p, shape);
@@ -79,8 +80,8 @@ static inline void test_check_core(const char *what, const ndpad_problem *p, con
 
     assert_int_equal(ndpad_ref_pad(p, in, ref.body), NDPAD_OK);
     if (expected)
-        test_expect_same_bytes("reference vs the spec's expected output", p, expected,
-                               ref.body, bytes, 0);
+        test_expect_same_bytes("reference vs the spec's expected output", p, expected, ref.body,
+                               bytes, 0);
 
     ndpad_status st = ndpad_pad(p, in, one.body);
     if (st != NDPAD_OK) {
@@ -88,10 +89,10 @@ static inline void test_check_core(const char *what, const ndpad_problem *p, con
         fail_msg("%s: ndpad_pad: %s (%s)", what, ndpad_status_string(st), ndpad_last_error());
     }
     if (expected)
-        test_expect_same_bytes("ndpad_pad vs the spec's expected output", p, expected,
-                               one.body, bytes, 0);
-    test_expect_same_bytes("ndpad_pad vs reference (with guard bytes)", p, ref.alloc,
-                           one.alloc, bytes + 2 * TEST_GUARD, TEST_GUARD);
+        test_expect_same_bytes("ndpad_pad vs the spec's expected output", p, expected, one.body,
+                               bytes, 0);
+    test_expect_same_bytes("ndpad_pad vs reference (with guard bytes)", p, ref.alloc, one.alloc,
+                           bytes + 2 * TEST_GUARD, TEST_GUARD);
 
     ndpad_plan *plan = NULL;
     st = ndpad_plan_create(p, NULL, &plan);
@@ -129,11 +130,11 @@ static inline void test_check_onnx(const char *what, int32_t rank, const int64_t
     if (st != NDPAD_OK) fail_msg("%s: reference rejects %s: %d", what, line, (int)st);
 
     ndpad_onnx_problem *onnx = (ndpad_onnx_problem *)test_xmalloc(sizeof(*onnx));
-    st = ndpad_onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes,
-                                 axes_count, mode, constant_value);
+    st = ndpad_onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                                 mode, constant_value);
     if (st != NDPAD_OK)
-        fail_msg("%s: ndpad_onnx_problem_init(%s): %s (%s)", what, line,
-                 ndpad_status_string(st), ndpad_last_error());
+        fail_msg("%s: ndpad_onnx_problem_init(%s): %s (%s)", what, line, ndpad_status_string(st),
+                 ndpad_last_error());
     st = ndpad_output_shape(&onnx->problem, shape_out);
     if (st != NDPAD_OK)
         fail_msg("%s: ndpad_output_shape of the ONNX problem: %s (%s)", what,
@@ -154,13 +155,13 @@ static inline void test_check_onnx(const char *what, int32_t rank, const int64_t
 
     const size_t bytes = (size_t)test_count(rank, ref_shape) * elem_size;
     test_out ref = test_out_make(bytes), one = test_out_make(bytes), core = test_out_make(bytes);
-    assert_int_equal(ndpad_ref_onnx_pad(rank, shape, elem_size, pads, pads_count, axes,
-                                        axes_count, mode, constant_value, in, ref.body),
+    assert_int_equal(ndpad_ref_onnx_pad(rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                                        mode, constant_value, in, ref.body),
                      NDPAD_OK);
     if (expected) {
         if (test_first_difference(expected, ref.body, bytes) >= 0) fprintf(stderr, "%s\n", line);
-        test_expect_same_bytes("reference (ONNX) vs the spec's expected output", NULL,
-                               expected, ref.body, bytes, 0);
+        test_expect_same_bytes("reference (ONNX) vs the spec's expected output", NULL, expected,
+                               ref.body, bytes, 0);
     }
 
     st = ndpad_onnx_pad(rank, shape, elem_size, pads, pads_count, axes, axes_count, mode,
@@ -180,9 +181,8 @@ static inline void test_check_onnx(const char *what, int32_t rank, const int64_t
                  ndpad_last_error());
     if (test_first_difference(ref.alloc, core.alloc, bytes + 2 * TEST_GUARD) >= 0)
         fprintf(stderr, "%s\n", line);
-    test_expect_same_bytes("ndpad_pad(onnx.problem, in + in_offset) vs reference",
-                           &onnx->problem, ref.alloc, core.alloc, bytes + 2 * TEST_GUARD,
-                           TEST_GUARD);
+    test_expect_same_bytes("ndpad_pad(onnx.problem, in + in_offset) vs reference", &onnx->problem,
+                           ref.alloc, core.alloc, bytes + 2 * TEST_GUARD, TEST_GUARD);
 
     free(onnx);
     test_out_free(&ref);

@@ -34,25 +34,25 @@
 #include "test-strided.h"
 
 #define MAX_TEST_RANK 6
-#define ARR 40 /* arrays are longer than any rank a problem claims (rank 33 cases) */
+#define ARR           40 /* arrays are longer than any rank a problem claims (rank 33 cases) */
 
-static int64_t  diff_count = 25000;
+static int64_t diff_count = 25000;
 static uint64_t diff_seed = 1;
-static int64_t  diff_index = -1;
+static int64_t diff_index = -1;
 
 typedef enum path { PATH_PAD, PATH_PLAN } path;
 
 typedef struct diff_case {
     ndpad_problem p;
-    int64_t       shape[ARR], pb[ARR], pe[ARR], interior[ARR], in_strides[ARR], out_strides[ARR];
+    int64_t shape[ARR], pb[ARR], pe[ARR], interior[ARR], in_strides[ARR], out_strides[ARR];
     unsigned char pad_value[16];
-    bool          in_place;
-    path          how;
-    bool          options_null;
+    bool in_place;
+    path how;
+    bool options_null;
     ndpad_options options;
-    int           executions; /* plan path: executions of the same plan */
-    bool          null_in, null_out;
-    const char   *mutation;   /* the rule broken on purpose, or NULL */
+    int executions; /* plan path: executions of the same plan */
+    bool null_in, null_out;
+    const char *mutation; /* the rule broken on purpose, or NULL */
 } diff_case;
 
 /* ===================================================================================== */
@@ -63,11 +63,16 @@ static int64_t random_pad(test_rng *r, int64_t max_positive)
 {
     const int64_t c = test_rng_range(r, 0, 99);
     int64_t v;
-    if (c < 35) v = test_rng_range(r, 0, 2);
-    else if (c < 55) v = test_rng_range(r, 3, 8);
-    else if (c < 65) v = test_rng_range(r, 9, 20);
-    else if (c < 85) v = test_rng_range(r, -3, -1);
-    else v = test_rng_range(r, -9, -4);
+    if (c < 35)
+        v = test_rng_range(r, 0, 2);
+    else if (c < 55)
+        v = test_rng_range(r, 3, 8);
+    else if (c < 65)
+        v = test_rng_range(r, 9, 20);
+    else if (c < 85)
+        v = test_rng_range(r, -3, -1);
+    else
+        v = test_rng_range(r, -9, -4);
     return v > max_positive ? test_rng_range(r, 0, max_positive) : v;
 }
 
@@ -173,9 +178,12 @@ static void mutate(test_rng *r, diff_case *c)
         break;
     case 7:
         if (rank == 0) break;
-        if (test_rng_chance(r, 1, 3)) c->p.shape = NULL;
-        else if (test_rng_chance(r, 1, 2)) c->p.pads_begin = NULL;
-        else c->p.pads_end = NULL;
+        if (test_rng_chance(r, 1, 3))
+            c->p.shape = NULL;
+        else if (test_rng_chance(r, 1, 2))
+            c->p.pads_begin = NULL;
+        else
+            c->p.pads_end = NULL;
         c->mutation = "NULL array";
         break;
     default:
@@ -241,7 +249,8 @@ static void generate(uint64_t seed, int64_t index, diff_case *c)
         /* empty outputs are common with crops: keep about one in four of them */
         const bool retry_empty = out_count == 0 && test_rng_chance(&r, 3, 4);
         if ((in_count <= (wide ? 4096 : 2048) && out_count <= (wide ? 8192 : 4096) &&
-             !retry_empty) || attempt > 200) {
+             !retry_empty) ||
+            attempt > 200) {
             if (attempt > 200) /* fall back to a tiny problem */
                 for (int32_t k = 0; k < rank; k++) {
                     c->shape[k] = 1;
@@ -310,8 +319,10 @@ static void generate(uint64_t seed, int64_t index, diff_case *c)
         if (empty && test_rng_chance(&r, 1, 2)) c->null_out = true;
         if (!reads && test_rng_chance(&r, 1, 2)) c->null_in = true;
         if (test_rng_chance(&r, 1, 100)) {
-            if (!empty && test_rng_chance(&r, 1, 2)) c->null_out = true;
-            else if (reads) c->null_in = true;
+            if (!empty && test_rng_chance(&r, 1, 2))
+                c->null_out = true;
+            else if (reads)
+                c->null_in = true;
         }
     }
 }
@@ -325,18 +336,20 @@ static int max_printed = 10; /* NDPAD_DIFF_PRINT */
 
 static void describe(const diff_case *c, int64_t index)
 {
-    fprintf(stderr, "  seed=%" PRIu64 " index=%" PRId64 "  (replay: NDPAD_DIFF_SEED=%" PRIu64
+    fprintf(stderr,
+            "  seed=%" PRIu64 " index=%" PRId64 "  (replay: NDPAD_DIFF_SEED=%" PRIu64
             " NDPAD_DIFF_INDEX=%" PRId64 " test-differential)\n",
             diff_seed, index, diff_seed, index);
     fprintf(stderr, "  problem: ");
     ndpad_ref_print_problem(stderr, &c->p);
     fprintf(stderr, "  path=%s", c->how == PATH_PAD ? "ndpad_pad" : "plan+execute");
     if (c->how == PATH_PLAN) {
-        if (c->options_null) fprintf(stderr, " options=NULL");
+        if (c->options_null)
+            fprintf(stderr, " options=NULL");
         else
             fprintf(stderr, " options={.threads=%d, .isa=%d, .tile_rows=%lld, .tile_cols=%lld}",
-                    (int)c->options.threads, (int)c->options.isa,
-                    (long long)c->options.tile_rows, (long long)c->options.tile_cols);
+                    (int)c->options.threads, (int)c->options.isa, (long long)c->options.tile_rows,
+                    (long long)c->options.tile_cols);
         fprintf(stderr, " executions=%d", c->executions);
     }
     fprintf(stderr, " in_place=%d null_in=%d null_out=%d%s%s\n", c->in_place, c->null_in,
@@ -406,8 +419,8 @@ static bool run_invalid(diff_case *c, int64_t index, const ndpad_ref_verdict *ve
                           ndpad_status_string(verdict->status), verdict->where);
         if ((int)sts[i] == -1000)
             return report(c, index, "ndpad_plan_create failed but left *plan non-NULL");
-        const bool allowed = sts[i] >= 0 && sts[i] < 32 &&
-                             (verdict->broken & NDPAD_REF_BIT(sts[i])) != 0;
+        const bool allowed =
+            sts[i] >= 0 && sts[i] < 32 && (verdict->broken & NDPAD_REF_BIT(sts[i])) != 0;
         if (!allowed || (single && sts[i] != verdict->status))
             return report(c, index, "%s returned %s; the reference says %s (%s)", entry,
                           ndpad_status_string(sts[i]), ndpad_status_string(verdict->status),
@@ -488,7 +501,8 @@ static bool run_one(int64_t index)
     memcpy(expected, actual, out_size);
 
     unsigned char *out = c.null_out ? NULL : actual + out_origin;
-    ndpad_status want = ndpad_ref_pad(&ref_problem, ref_in, c.null_out ? NULL : expected + out_origin);
+    ndpad_status want =
+        ndpad_ref_pad(&ref_problem, ref_in, c.null_out ? NULL : expected + out_origin);
     if (c.in_place && want != NDPAD_OK)
         return report(&c, index, "test bug: reference failed on an in-place case");
 
@@ -501,8 +515,10 @@ static bool run_one(int64_t index)
         ok = report(&c, index, "status %s (%s), reference %s", ndpad_status_string(got),
                     got != NDPAD_OK ? ndpad_last_error() : "", ndpad_status_string(want));
     } else if (test_first_difference(expected, actual, out_size) >= 0) {
-        ok = report(&c, index, "output differs from the reference (allocation of %zu bytes, "
-                    "element [0..0] at byte %td)", out_size, out_origin);
+        ok = report(&c, index,
+                    "output differs from the reference (allocation of %zu bytes, "
+                    "element [0..0] at byte %td)",
+                    out_size, out_origin);
         if (printed_failures <= max_printed)
             test_print_difference(stderr, expected, actual, out_size, out_origin);
     }
@@ -537,8 +553,10 @@ static void random_problems_match_reference(void **state)
     for (int64_t i = first; i < last; i++) {
         diff_case c;
         generate(diff_seed, i, &c);
-        if (ndpad_ref_validate(&c.p, NULL) != NDPAD_OK) invalid++;
-        else if (ndpad_ref_output_count(&c.p) == 0) empty++;
+        if (ndpad_ref_validate(&c.p, NULL) != NDPAD_OK)
+            invalid++;
+        else if (ndpad_ref_output_count(&c.p) == 0)
+            empty++;
         in_place += c.in_place;
         if (!run_one(i)) failures++;
     }
@@ -546,8 +564,9 @@ static void random_problems_match_reference(void **state)
            " empty, %" PRId64 " in-place), %" PRId64 " failures, %.1f s CPU\n",
            last - first, invalid, empty, in_place, failures,
            (double)(clock() - start) / CLOCKS_PER_SEC);
-    if (failures) fail_msg("%" PRId64 " of %" PRId64 " random problems failed (seed %" PRIu64 ")",
-                           failures, last - first, diff_seed);
+    if (failures)
+        fail_msg("%" PRId64 " of %" PRId64 " random problems failed (seed %" PRIu64 ")", failures,
+                 last - first, diff_seed);
 }
 
 static uint64_t parse_seed(const char *s)
@@ -566,10 +585,12 @@ int main(int argc, char **argv)
     if ((env = getenv("NDPAD_DIFF_PRINT")) && *env) max_printed = atoi(env);
     int positional = 0;
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--index=", 8) == 0) diff_index = strtoll(argv[i] + 8, NULL, 0);
+        if (strncmp(argv[i], "--index=", 8) == 0)
+            diff_index = strtoll(argv[i] + 8, NULL, 0);
         else if (positional++ == 0) {
             if (!getenv("NDPAD_DIFF_COUNT")) diff_count = strtoll(argv[i], NULL, 0);
-        } else if (!getenv("NDPAD_DIFF_SEED")) diff_seed = parse_seed(argv[i]);
+        } else if (!getenv("NDPAD_DIFF_SEED"))
+            diff_seed = parse_seed(argv[i]);
     }
     printf("test-differential: seed=%" PRIu64 " count=%" PRId64, diff_seed, diff_count);
     if (diff_index >= 0) printf(" index=%" PRId64, diff_index);

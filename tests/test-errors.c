@@ -25,7 +25,7 @@ enum { IN_BYTES = 4096, OUT_BYTES = 4096 };
 
 /* A problem with its own arrays, valid until a test breaks one rule. */
 typedef struct case_problem {
-    int64_t       shape[BIG], pb[BIG], pe[BIG], interior[BIG], in_strides[BIG], out_strides[BIG];
+    int64_t shape[BIG], pb[BIG], pe[BIG], interior[BIG], in_strides[BIG], out_strides[BIG];
     unsigned char pad_value[16];
     ndpad_problem p;
 } case_problem;
@@ -90,8 +90,7 @@ static void check_failure(const char *entry, ndpad_status got, ndpad_status expe
     assert_non_null(message);
     if (message[0] == '\0') fail_msg("%s: ndpad_last_error() is empty after a failure", entry);
     if (strcmp(message, stale) == 0)
-        fail_msg("%s: ndpad_last_error() still holds the previous failure: \"%s\"", entry,
-                 message);
+        fail_msg("%s: ndpad_last_error() still holds the previous failure: \"%s\"", entry, message);
     if (needle && !contains_nocase(message, needle))
         fail_msg("%s: ndpad_last_error() \"%s\" does not name \"%s\"", entry, message, needle);
 }
@@ -218,8 +217,8 @@ static void null_plan_result_pointer_is_null_argument(void **state)
     case_problem c;
     make_problem(&c, 2, NDPAD_CONSTANT, 4);
     reset_last_error("plan");
-    check_failure("ndpad_plan_create", ndpad_plan_create(&c.p, NULL, NULL),
-                  NDPAD_ERR_NULL_ARGUMENT, "plan");
+    check_failure("ndpad_plan_create", ndpad_plan_create(&c.p, NULL, NULL), NDPAD_ERR_NULL_ARGUMENT,
+                  "plan");
 }
 
 static void execute_null_plan_is_null_argument(void **state)
@@ -268,12 +267,11 @@ static void rank_32_max_is_accepted(void **state)
     case_problem c;
     make_problem(&c, NDPAD_MAX_RANK, NDPAD_REFLECT, 1);
     for (int k = 0; k < BIG; k++) c.shape[k] = 1, c.pb[k] = c.pe[k] = 0;
-    c.pb[0] = 1;  /* a 1x...x1 input padded to 2x1x...x1x2 */
+    c.pb[0] = 1; /* a 1x...x1 input padded to 2x1x...x1x2 */
     c.pe[31] = 1;
     const unsigned char in[1] = {9};
-    const int64_t expected_shape[NDPAD_MAX_RANK] = {2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                                    1, 2};
+    const int64_t expected_shape[NDPAD_MAX_RANK] = {2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2};
     const unsigned char expected[4] = {9, 9, 9, 9};
     test_check_core("rank 32", &c.p, in, expected_shape, expected);
 }
@@ -818,8 +816,8 @@ static void expect_onnx_rejected(int32_t rank, const int64_t *shape, size_t elem
 
     ndpad_onnx_problem *onnx = test_xmalloc(sizeof(*onnx));
     reset_last_error(needle);
-    ndpad_status st = ndpad_onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count,
-                                              axes, axes_count, mode, NULL);
+    ndpad_status st = ndpad_onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes,
+                                              axes_count, mode, NULL);
     if (st != expected) fprintf(stderr, "%s\n", line);
     check_failure("ndpad_onnx_problem_init", st, expected, needle);
     free(onnx);
@@ -828,8 +826,8 @@ static void expect_onnx_rejected(int32_t rank, const int64_t *shape, size_t elem
     fill_input(in);
     memset(out, TEST_SENTINEL, sizeof out);
     reset_last_error(needle);
-    st = ndpad_onnx_pad(rank, shape, elem_size, pads, pads_count, axes, axes_count, mode, NULL,
-                        in, out);
+    st = ndpad_onnx_pad(rank, shape, elem_size, pads, pads_count, axes, axes_count, mode, NULL, in,
+                        out);
     if (st != expected) fprintf(stderr, "%s\n", line);
     check_failure("ndpad_onnx_pad", st, expected, needle);
     if (!test_all_bytes_are(out, sizeof out, TEST_SENTINEL))
@@ -968,8 +966,8 @@ static void onnx_null_buffers_when_needed_are_null_buffer(void **state)
                   NDPAD_ERR_NULL_BUFFER, "out");
     /* empty output: both may be NULL */
     const int64_t crop[4] = {-2, 0, 0, 1};
-    assert_int_equal(ndpad_onnx_pad(2, shape_2x3, 4, crop, 4, NULL, 0, "reflect", NULL, NULL,
-                                    NULL), NDPAD_OK);
+    assert_int_equal(ndpad_onnx_pad(2, shape_2x3, 4, crop, 4, NULL, 0, "reflect", NULL, NULL, NULL),
+                     NDPAD_OK);
 }
 
 /* ===================================================================================== */
@@ -979,12 +977,23 @@ static void onnx_null_buffers_when_needed_are_null_buffer(void **state)
 static void status_strings_are_distinct_named_and_never_null(void **state)
 {
     (void)state;
-    static const char *const names[] = {
-        "NDPAD_OK", "NDPAD_ERR_NULL_ARGUMENT", "NDPAD_ERR_RANK", "NDPAD_ERR_MODE",
-        "NDPAD_ERR_ELEM_SIZE", "NDPAD_ERR_SHAPE", "NDPAD_ERR_INTERIOR",
-        "NDPAD_ERR_INTERIOR_MODE", "NDPAD_ERR_EMPTY_AXIS", "NDPAD_ERR_OVERFLOW",
-        "NDPAD_ERR_STRIDE", "NDPAD_ERR_NULL_BUFFER", "NDPAD_ERR_AXES", "NDPAD_ERR_PADS_LENGTH",
-        "NDPAD_ERR_OPTIONS", "NDPAD_ERR_ISA_UNAVAILABLE", "NDPAD_ERR_OUT_OF_MEMORY"};
+    static const char *const names[] = {"NDPAD_OK",
+                                        "NDPAD_ERR_NULL_ARGUMENT",
+                                        "NDPAD_ERR_RANK",
+                                        "NDPAD_ERR_MODE",
+                                        "NDPAD_ERR_ELEM_SIZE",
+                                        "NDPAD_ERR_SHAPE",
+                                        "NDPAD_ERR_INTERIOR",
+                                        "NDPAD_ERR_INTERIOR_MODE",
+                                        "NDPAD_ERR_EMPTY_AXIS",
+                                        "NDPAD_ERR_OVERFLOW",
+                                        "NDPAD_ERR_STRIDE",
+                                        "NDPAD_ERR_NULL_BUFFER",
+                                        "NDPAD_ERR_AXES",
+                                        "NDPAD_ERR_PADS_LENGTH",
+                                        "NDPAD_ERR_OPTIONS",
+                                        "NDPAD_ERR_ISA_UNAVAILABLE",
+                                        "NDPAD_ERR_OUT_OF_MEMORY"};
     enum { KNOWN = sizeof names / sizeof names[0] };
     /* the pinned values */
     assert_int_equal(NDPAD_OK, 0);
@@ -1011,8 +1020,7 @@ static void status_strings_are_distinct_named_and_never_null(void **state)
             if (strcmp(strings[a], strings[b]) == 0)
                 fail_msg("statuses %d and %d share the string \"%s\"", a, b, strings[a]);
     for (int u = 1; u < 4; u++)
-        for (int s = 0; s < KNOWN; s++)
-            assert_true(strcmp(strings[KNOWN + u], strings[s]) != 0);
+        for (int s = 0; s < KNOWN; s++) assert_true(strcmp(strings[KNOWN + u], strings[s]) != 0);
 }
 
 static void last_error_is_kept_by_successful_calls(void **state)

@@ -32,9 +32,9 @@
 #include "ndpad.h"
 #include "test-checks.h"
 
-#define P62 ((int64_t)1 << 62)
-#define P32 ((int64_t)1 << 32)
-#define P31 ((int64_t)1 << 31)
+#define P62  ((int64_t)1 << 62)
+#define P32  ((int64_t)1 << 32)
+#define P31  ((int64_t)1 << 31)
 #define MAXA 4 /* table arrays; heap copies hold exactly `rank` */
 
 enum { BUF = 1024 };
@@ -53,14 +53,13 @@ enum {
 };
 
 typedef struct hostile_case {
-    const char  *name;
-    int32_t      rank, mode;
-    size_t       elem_size;
-    int64_t      shape[MAXA], pb[MAXA], pe[MAXA], interior[MAXA], in_strides[MAXA],
-                 out_strides[MAXA];
-    unsigned     flags;
+    const char *name;
+    int32_t rank, mode;
+    size_t elem_size;
+    int64_t shape[MAXA], pb[MAXA], pe[MAXA], interior[MAXA], in_strides[MAXA], out_strides[MAXA];
+    unsigned flags;
     ndpad_status want;
-    const char  *needles[3]; /* each must appear in the message */
+    const char *needles[3]; /* each must appear in the message */
 } hostile_case;
 
 #define CONSTANT NDPAD_CONSTANT
@@ -68,104 +67,568 @@ typedef struct hostile_case {
 #define REFLECT  NDPAD_REFLECT
 #define SYMM     NDPAD_SYMMETRIC
 #define WRAP     NDPAD_WRAP
-#define E(...)   {__VA_ARGS__}
+#define E(...)                                                                                     \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
 
 static const hostile_case core_cases[] = {
     /* NULL problem and arrays */
-    {"null_problem", 0, CONSTANT, 4, E(0), E(0), E(0), E(0), E(0), E(0), NULL_PROBLEM,
-     NDPAD_ERR_NULL_ARGUMENT, {"problem"}},
-    {"null_shape", 2, EDGE, 4, E(2, 2), E(1, 1), E(1, 1), E(0), E(0), E(0), NULL_SHAPE,
-     NDPAD_ERR_NULL_ARGUMENT, {"shape", "rank = 2"}},
-    {"null_pads_begin", 2, EDGE, 4, E(2, 2), E(1, 1), E(1, 1), E(0), E(0), E(0), NULL_PADS_BEGIN,
-     NDPAD_ERR_NULL_ARGUMENT, {"pads_begin"}},
-    {"null_pads_end", 3, REFLECT, 4, E(2, 2, 2), E(1, 1, 1), E(1, 1, 1), E(0), E(0), E(0),
-     NULL_PADS_END, NDPAD_ERR_NULL_ARGUMENT, {"pads_end"}},
-    {"null_everything_rank_1", 1, CONSTANT, 1, E(1), E(1), E(1), E(0), E(0), E(0),
-     NULL_SHAPE | NULL_PADS_BEGIN | NULL_PADS_END, NDPAD_ERR_NULL_ARGUMENT, {"shape"}},
+    {"null_problem",
+     0,
+     CONSTANT,
+     4,
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     NULL_PROBLEM,
+     NDPAD_ERR_NULL_ARGUMENT,
+     {"problem"}},
+    {"null_shape",
+     2,
+     EDGE,
+     4,
+     E(2, 2),
+     E(1, 1),
+     E(1, 1),
+     E(0),
+     E(0),
+     E(0),
+     NULL_SHAPE,
+     NDPAD_ERR_NULL_ARGUMENT,
+     {"shape", "rank = 2"}},
+    {"null_pads_begin",
+     2,
+     EDGE,
+     4,
+     E(2, 2),
+     E(1, 1),
+     E(1, 1),
+     E(0),
+     E(0),
+     E(0),
+     NULL_PADS_BEGIN,
+     NDPAD_ERR_NULL_ARGUMENT,
+     {"pads_begin"}},
+    {"null_pads_end",
+     3,
+     REFLECT,
+     4,
+     E(2, 2, 2),
+     E(1, 1, 1),
+     E(1, 1, 1),
+     E(0),
+     E(0),
+     E(0),
+     NULL_PADS_END,
+     NDPAD_ERR_NULL_ARGUMENT,
+     {"pads_end"}},
+    {"null_everything_rank_1",
+     1,
+     CONSTANT,
+     1,
+     E(1),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     NULL_SHAPE | NULL_PADS_BEGIN | NULL_PADS_END,
+     NDPAD_ERR_NULL_ARGUMENT,
+     {"shape"}},
     /* rank */
-    {"rank_minus_1", -1, CONSTANT, 4, E(0), E(0), E(0), E(0), E(0), E(0), 0, NDPAD_ERR_RANK,
+    {"rank_minus_1",
+     -1,
+     CONSTANT,
+     4,
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_RANK,
      {"rank = -1", "[0, 32]"}},
-    {"rank_33", 33, CONSTANT, 4, E(0), E(0), E(0), E(0), E(0), E(0), 0, NDPAD_ERR_RANK,
+    {"rank_33",
+     33,
+     CONSTANT,
+     4,
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_RANK,
      {"rank = 33"}},
-    {"rank_int32_min", INT32_MIN, EDGE, 4, E(0), E(0), E(0), E(0), E(0), E(0), 0, NDPAD_ERR_RANK,
+    {"rank_int32_min",
+     INT32_MIN,
+     EDGE,
+     4,
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_RANK,
      {"rank = -2147483648"}},
-    {"rank_int32_max", INT32_MAX, EDGE, 4, E(0), E(0), E(0), E(0), E(0), E(0), 0, NDPAD_ERR_RANK,
+    {"rank_int32_max",
+     INT32_MAX,
+     EDGE,
+     4,
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_RANK,
      {"rank = 2147483647"}},
     /* extents */
-    {"negative_extent_axis_1", 3, CONSTANT, 4, E(2, -3, 2), E(0, 0, 0), E(0, 0, 0), E(0), E(0),
-     E(0), 0, NDPAD_ERR_SHAPE, {"shape[1]", "-3"}},
-    {"extent_int64_min_axis_2", 3, WRAP, 4, E(2, 2, INT64_MIN), E(0, 0, 0), E(0, 0, 0), E(0),
-     E(0), E(0), 0, NDPAD_ERR_SHAPE, {"shape[2]"}},
+    {"negative_extent_axis_1",
+     3,
+     CONSTANT,
+     4,
+     E(2, -3, 2),
+     E(0, 0, 0),
+     E(0, 0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_SHAPE,
+     {"shape[1]", "-3"}},
+    {"extent_int64_min_axis_2",
+     3,
+     WRAP,
+     4,
+     E(2, 2, INT64_MIN),
+     E(0, 0, 0),
+     E(0, 0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_SHAPE,
+     {"shape[2]"}},
     /* element size */
-    {"elem_size_0", 1, CONSTANT, 0, E(3), E(1), E(1), E(0), E(0), E(0), 0, NDPAD_ERR_ELEM_SIZE,
+    {"elem_size_0",
+     1,
+     CONSTANT,
+     0,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_ELEM_SIZE,
      {"elem_size"}},
-    {"elem_size_size_max", 1, CONSTANT, SIZE_MAX, E(3), E(1), E(1), E(0), E(0), E(0), 0,
-     NDPAD_ERR_OVERFLOW, {"elem_size"}},
-    {"elem_size_2_pow_63", 1, EDGE, (size_t)1 << 63, E(3), E(1), E(1), E(0), E(0), E(0), 0,
-     NDPAD_ERR_OVERFLOW, {"elem_size"}},
-    {"elem_size_2_pow_62_times_3_elements", 1, EDGE, (size_t)1 << 62, E(3), E(1), E(1), E(0),
-     E(0), E(0), 0, NDPAD_ERR_OVERFLOW, {"elements"}},
+    {"elem_size_size_max",
+     1,
+     CONSTANT,
+     SIZE_MAX,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"elem_size"}},
+    {"elem_size_2_pow_63",
+     1,
+     EDGE,
+     (size_t)1 << 63,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"elem_size"}},
+    {"elem_size_2_pow_62_times_3_elements",
+     1,
+     EDGE,
+     (size_t)1 << 62,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"elements"}},
     /* mode */
     {"mode_5", 1, 5, 4, E(3), E(1), E(1), E(0), E(0), E(0), 0, NDPAD_ERR_MODE, {"mode = 5"}},
-    {"mode_minus_1", 1, -1, 4, E(3), E(1), E(1), E(0), E(0), E(0), 0, NDPAD_ERR_MODE,
+    {"mode_minus_1",
+     1,
+     -1,
+     4,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_MODE,
      {"mode = -1"}},
-    {"mode_int32_max", 1, INT32_MAX, 4, E(3), E(1), E(1), E(0), E(0), E(0), 0, NDPAD_ERR_MODE,
+    {"mode_int32_max",
+     1,
+     INT32_MAX,
+     4,
+     E(3),
+     E(1),
+     E(1),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_MODE,
      {"mode = 2147483647"}},
     /* interior */
-    {"interior_with_edge", 2, EDGE, 4, E(3, 3), E(1, 1), E(1, 1), E(0, 2), E(0), E(0),
-     WITH_INTERIOR, NDPAD_ERR_INTERIOR_MODE, {"interior[1]", "EDGE"}},
-    {"interior_with_reflect", 2, REFLECT, 4, E(3, 3), E(1, 1), E(1, 1), E(1, 0), E(0), E(0),
-     WITH_INTERIOR, NDPAD_ERR_INTERIOR_MODE, {"interior[0]", "REFLECT"}},
-    {"interior_with_symmetric", 1, SYMM, 2, E(3), E(1), E(1), E(7), E(0), E(0), WITH_INTERIOR,
-     NDPAD_ERR_INTERIOR_MODE, {"interior[0]", "SYMMETRIC"}},
-    {"interior_with_wrap", 1, WRAP, 8, E(3), E(1), E(1), E(P62), E(0), E(0), WITH_INTERIOR,
-     NDPAD_ERR_INTERIOR_MODE, {"interior[0]", "WRAP"}},
-    {"negative_interior", 2, CONSTANT, 4, E(3, 3), E(0, 0), E(0, 0), E(0, -1), E(0), E(0),
-     WITH_INTERIOR, NDPAD_ERR_INTERIOR, {"interior[1]"}},
-    {"interior_overflowing_dilated_extent", 1, CONSTANT, 1, E(3), E(0), E(0), E(INT64_MAX),
-     E(0), E(0), WITH_INTERIOR, NDPAD_ERR_OVERFLOW, {"interior[0]", "shape[0]"}},
+    {"interior_with_edge",
+     2,
+     EDGE,
+     4,
+     E(3, 3),
+     E(1, 1),
+     E(1, 1),
+     E(0, 2),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_INTERIOR_MODE,
+     {"interior[1]", "EDGE"}},
+    {"interior_with_reflect",
+     2,
+     REFLECT,
+     4,
+     E(3, 3),
+     E(1, 1),
+     E(1, 1),
+     E(1, 0),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_INTERIOR_MODE,
+     {"interior[0]", "REFLECT"}},
+    {"interior_with_symmetric",
+     1,
+     SYMM,
+     2,
+     E(3),
+     E(1),
+     E(1),
+     E(7),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_INTERIOR_MODE,
+     {"interior[0]", "SYMMETRIC"}},
+    {"interior_with_wrap",
+     1,
+     WRAP,
+     8,
+     E(3),
+     E(1),
+     E(1),
+     E(P62),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_INTERIOR_MODE,
+     {"interior[0]", "WRAP"}},
+    {"negative_interior",
+     2,
+     CONSTANT,
+     4,
+     E(3, 3),
+     E(0, 0),
+     E(0, 0),
+     E(0, -1),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_INTERIOR,
+     {"interior[1]"}},
+    {"interior_overflowing_dilated_extent",
+     1,
+     CONSTANT,
+     1,
+     E(3),
+     E(0),
+     E(0),
+     E(INT64_MAX),
+     E(0),
+     E(0),
+     WITH_INTERIOR,
+     NDPAD_ERR_OVERFLOW,
+     {"interior[0]", "shape[0]"}},
     /* non-constant mode on an empty axis that must grow */
-    {"edge_growing_empty_axis", 2, EDGE, 4, E(3, 0), E(1, 1), E(1, 0), E(0), E(0), E(0), 0,
-     NDPAD_ERR_EMPTY_AXIS, {"axis 1", "shape[1] = 0"}},
-    {"reflect_growing_empty_axis_other_axis_empty", 2, REFLECT, 4, E(3, 0), E(-2, 0), E(-1, 2),
-     E(0), E(0), E(0), 0, NDPAD_ERR_EMPTY_AXIS, {"axis 1"}},
-    {"wrap_growing_empty_axis_by_2_pow_62", 1, WRAP, 1, E(0), E(P62), E(0), E(0), E(0), E(0), 0,
-     NDPAD_ERR_EMPTY_AXIS, {"axis 0"}},
+    {"edge_growing_empty_axis",
+     2,
+     EDGE,
+     4,
+     E(3, 0),
+     E(1, 1),
+     E(1, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_EMPTY_AXIS,
+     {"axis 1", "shape[1] = 0"}},
+    {"reflect_growing_empty_axis_other_axis_empty",
+     2,
+     REFLECT,
+     4,
+     E(3, 0),
+     E(-2, 0),
+     E(-1, 2),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_EMPTY_AXIS,
+     {"axis 1"}},
+    {"wrap_growing_empty_axis_by_2_pow_62",
+     1,
+     WRAP,
+     1,
+     E(0),
+     E(P62),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_EMPTY_AXIS,
+     {"axis 0"}},
     /* products and sums that overflow */
-    {"extents_product_overflows_int64", 3, CONSTANT, 1, E(P32, P32, 2), E(0, 0, 0), E(0, 0, 0),
-     E(0), E(0), E(0), 0, NDPAD_ERR_OVERFLOW, {"axis"}},
-    {"output_bytes_overflow_int64", 2, CONSTANT, 8, E(P31, P31), E(0, 0), E(0, 0), E(0), E(0),
-     E(0), 0, NDPAD_ERR_OVERFLOW, {"bytes"}},
-    {"input_bytes_overflow_with_empty_output", 2, CONSTANT, 16, E(P32, P31 - 1), E(0, 0),
-     E(-P32, 0), E(0), E(0), E(0), 0, NDPAD_ERR_OVERFLOW, {"input", "shape[1]"}},
-    {"broadcast_input_bytes_overflow", 2, EDGE, 4, E(P31, P31), E(0, 0),
-     E(1 - P31, 1 - P31), E(0), E(0, 0), E(0), WITH_IN_STRIDES, NDPAD_ERR_OVERFLOW,
+    {"extents_product_overflows_int64",
+     3,
+     CONSTANT,
+     1,
+     E(P32, P32, 2),
+     E(0, 0, 0),
+     E(0, 0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"axis"}},
+    {"output_bytes_overflow_int64",
+     2,
+     CONSTANT,
+     8,
+     E(P31, P31),
+     E(0, 0),
+     E(0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"bytes"}},
+    {"input_bytes_overflow_with_empty_output",
+     2,
+     CONSTANT,
+     16,
+     E(P32, P31 - 1),
+     E(0, 0),
+     E(-P32, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
      {"input", "shape[1]"}},
-    {"dense_input_strides_overflow", 3, EDGE, 1, E(P32, P32, 1), E(0, 0, 0), E(-P32, 0, 0),
-     E(0), E(0), E(0), 0, NDPAD_ERR_OVERFLOW, {"in_strides", "shape[0]"}},
-    {"pads_2_pow_62_both_sides", 1, CONSTANT, 1, E(P62), E(P62), E(P62), E(0), E(0), E(0), 0,
-     NDPAD_ERR_OVERFLOW, {"pads_begin[0]", "pads_end[0]"}},
-    {"pads_int64_max_plus_extent", 2, EDGE, 4, E(2, 3), E(0, INT64_MAX), E(0, 0), E(0), E(0),
-     E(0), 0, NDPAD_ERR_OVERFLOW, {"pads_begin[1]"}},
-    {"pads_2_pow_62_on_two_axes", 2, CONSTANT, 1, E(1, 1), E(P62, P62), E(0, 0), E(0), E(0),
-     E(0), 0, NDPAD_ERR_OVERFLOW, {"axis 1"}},
-    {"pads_begin_int64_min", 1, CONSTANT, 1, E(3), E(INT64_MIN), E(INT64_MAX), E(0), E(0),
-     E(0), 0, NDPAD_ERR_OVERFLOW, {"pads_begin[0]"}},
-    {"pads_period_of_huge_extent", 1, REFLECT, 1, E(INT64_MAX / 2 + 1), E(0), E(0), E(0), E(0),
-     E(0), 0, NDPAD_ERR_OVERFLOW, {"shape[0]", "REFLECT"}},
+    {"broadcast_input_bytes_overflow",
+     2,
+     EDGE,
+     4,
+     E(P31, P31),
+     E(0, 0),
+     E(1 - P31, 1 - P31),
+     E(0),
+     E(0, 0),
+     E(0),
+     WITH_IN_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"input", "shape[1]"}},
+    {"dense_input_strides_overflow",
+     3,
+     EDGE,
+     1,
+     E(P32, P32, 1),
+     E(0, 0, 0),
+     E(-P32, 0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"in_strides", "shape[0]"}},
+    {"pads_2_pow_62_both_sides",
+     1,
+     CONSTANT,
+     1,
+     E(P62),
+     E(P62),
+     E(P62),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"pads_begin[0]", "pads_end[0]"}},
+    {"pads_int64_max_plus_extent",
+     2,
+     EDGE,
+     4,
+     E(2, 3),
+     E(0, INT64_MAX),
+     E(0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"pads_begin[1]"}},
+    {"pads_2_pow_62_on_two_axes",
+     2,
+     CONSTANT,
+     1,
+     E(1, 1),
+     E(P62, P62),
+     E(0, 0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"axis 1"}},
+    {"pads_begin_int64_min",
+     1,
+     CONSTANT,
+     1,
+     E(3),
+     E(INT64_MIN),
+     E(INT64_MAX),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"pads_begin[0]"}},
+    {"pads_period_of_huge_extent",
+     1,
+     REFLECT,
+     1,
+     E(INT64_MAX / 2 + 1),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     E(0),
+     0,
+     NDPAD_ERR_OVERFLOW,
+     {"shape[0]", "REFLECT"}},
     /* strides */
-    {"out_stride_2_pow_62", 2, CONSTANT, 4, E(3, 3), E(0, 0), E(0, 0), E(0), E(0), E(P62, 1),
-     WITH_OUT_STRIDES, NDPAD_ERR_OVERFLOW, {"out_strides"}},
-    {"out_strides_sum_overflows", 2, CONSTANT, 1, E(3, 3), E(0, 0), E(0, 0), E(0), E(0),
-     E(P62, -P62), WITH_OUT_STRIDES, NDPAD_ERR_OVERFLOW, {"out_strides"}},
-    {"in_stride_int64_min", 2, EDGE, 1, E(3, 3), E(1, 1), E(1, 1), E(0), E(INT64_MIN, 1), E(0),
-     WITH_IN_STRIDES, NDPAD_ERR_OVERFLOW, {"in_strides"}},
-    {"in_stride_overflowing_in_bytes", 1, CONSTANT, 16, E(3), E(0), E(0), E(0), E(P62), E(0),
-     WITH_IN_STRIDES, NDPAD_ERR_OVERFLOW, {"in_strides"}},
-    {"out_stride_int64_max_last_byte_overflows", 1, EDGE, 1, E(1), E(0), E(1), E(0), E(0),
-     E(INT64_MAX), WITH_OUT_STRIDES, NDPAD_ERR_OVERFLOW, {"out_strides"}},
-    {"zero_out_stride_on_axis_with_5_outputs", 2, EDGE, 4, E(3, 3), E(1, 1), E(1, 1), E(0),
-     E(0), E(5, 0), WITH_OUT_STRIDES, NDPAD_ERR_STRIDE, {"out_strides[1]"}},
+    {"out_stride_2_pow_62",
+     2,
+     CONSTANT,
+     4,
+     E(3, 3),
+     E(0, 0),
+     E(0, 0),
+     E(0),
+     E(0),
+     E(P62, 1),
+     WITH_OUT_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"out_strides"}},
+    {"out_strides_sum_overflows",
+     2,
+     CONSTANT,
+     1,
+     E(3, 3),
+     E(0, 0),
+     E(0, 0),
+     E(0),
+     E(0),
+     E(P62, -P62),
+     WITH_OUT_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"out_strides"}},
+    {"in_stride_int64_min",
+     2,
+     EDGE,
+     1,
+     E(3, 3),
+     E(1, 1),
+     E(1, 1),
+     E(0),
+     E(INT64_MIN, 1),
+     E(0),
+     WITH_IN_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"in_strides"}},
+    {"in_stride_overflowing_in_bytes",
+     1,
+     CONSTANT,
+     16,
+     E(3),
+     E(0),
+     E(0),
+     E(0),
+     E(P62),
+     E(0),
+     WITH_IN_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"in_strides"}},
+    {"out_stride_int64_max_last_byte_overflows",
+     1,
+     EDGE,
+     1,
+     E(1),
+     E(0),
+     E(1),
+     E(0),
+     E(0),
+     E(INT64_MAX),
+     WITH_OUT_STRIDES,
+     NDPAD_ERR_OVERFLOW,
+     {"out_strides"}},
+    {"zero_out_stride_on_axis_with_5_outputs",
+     2,
+     EDGE,
+     4,
+     E(3, 3),
+     E(1, 1),
+     E(1, 1),
+     E(0),
+     E(0),
+     E(5, 0),
+     WITH_OUT_STRIDES,
+     NDPAD_ERR_STRIDE,
+     {"out_strides[1]"}},
 };
 
 typedef struct problem_copy {
@@ -190,7 +653,9 @@ static void copy_case(const hostile_case *c, problem_copy *pc)
     pc->in_strides = exact_copy(c->in_strides, entries);
     pc->out_strides = exact_copy(c->out_strides, entries);
     pc->p = (ndpad_problem){
-        .rank = c->rank, .mode = c->mode, .elem_size = c->elem_size,
+        .rank = c->rank,
+        .mode = c->mode,
+        .elem_size = c->elem_size,
         .shape = c->flags & NULL_SHAPE ? NULL : pc->shape,
         .pads_begin = c->flags & NULL_PADS_BEGIN ? NULL : pc->pb,
         .pads_end = c->flags & NULL_PADS_END ? NULL : pc->pe,
@@ -231,7 +696,10 @@ static void clear_last_error(void)
     bad.threads = -12345;
     ndpad_plan *plan = NULL;
     const int64_t shape[1] = {1}, pads[1] = {0};
-    const ndpad_problem ok = {.rank = 1, .elem_size = 1, .shape = shape, .pads_begin = pads,
+    const ndpad_problem ok = {.rank = 1,
+                              .elem_size = 1,
+                              .shape = shape,
+                              .pads_begin = pads,
                               .pads_end = pads};
     assert_int_equal(ndpad_plan_create(&ok, &bad, &plan), NDPAD_ERR_OPTIONS);
     assert_non_null(strstr(ndpad_last_error(), "-12345"));
@@ -239,7 +707,7 @@ static void clear_last_error(void)
 
 typedef struct buffers {
     unsigned char in[BUF], out[BUF + 2 * TEST_GUARD];
-    int64_t       out_shape[NDPAD_MAX_RANK + 8];
+    int64_t out_shape[NDPAD_MAX_RANK + 8];
 } buffers;
 
 static void buffers_fill(buffers *b)
@@ -305,16 +773,16 @@ static void run_core_case(void **state)
 /* ---- ONNX cases ------------------------------------------------------------------------ */
 
 typedef struct onnx_case {
-    const char  *name;
-    int32_t      rank;
-    int64_t      shape[MAXA];
-    int64_t      pads[2 * MAXA + 2];
-    int64_t      pads_count;   /* entries passed; the heap copy holds exactly this (if sane) */
-    int64_t      axes[MAXA + 1];
-    int64_t      axes_count;   /* -2: axes NULL */
-    const char  *mode;
+    const char *name;
+    int32_t rank;
+    int64_t shape[MAXA];
+    int64_t pads[2 * MAXA + 2];
+    int64_t pads_count; /* entries passed; the heap copy holds exactly this (if sane) */
+    int64_t axes[MAXA + 1];
+    int64_t axes_count; /* -2: axes NULL */
+    const char *mode;
     ndpad_status want;
-    const char  *needles[3];
+    const char *needles[3];
 } onnx_case;
 
 static const char long_mode[] =
@@ -322,48 +790,190 @@ static const char long_mode[] =
     "constantconstantconstantconstantconstantconstantconstantconstantconstantconstant";
 
 static const onnx_case onnx_cases[] = {
-    {"onnx_mode_symmetric", 1, E(3), E(1, 1), 2, E(0), -2, "symmetric", NDPAD_ERR_MODE,
+    {"onnx_mode_symmetric",
+     1,
+     E(3),
+     E(1, 1),
+     2,
+     E(0),
+     -2,
+     "symmetric",
+     NDPAD_ERR_MODE,
      {"mode", "symmetric"}},
-    {"onnx_mode_uppercase", 1, E(3), E(1, 1), 2, E(0), -2, "CONSTANT", NDPAD_ERR_MODE,
+    {"onnx_mode_uppercase",
+     1,
+     E(3),
+     E(1, 1),
+     2,
+     E(0),
+     -2,
+     "CONSTANT",
+     NDPAD_ERR_MODE,
      {"mode", "CONSTANT"}},
-    {"onnx_mode_trailing_space", 1, E(3), E(1, 1), 2, E(0), -2, "edge ", NDPAD_ERR_MODE,
-     {"mode"}},
+    {"onnx_mode_trailing_space", 1, E(3), E(1, 1), 2, E(0), -2, "edge ", NDPAD_ERR_MODE, {"mode"}},
     {"onnx_mode_empty", 1, E(3), E(1, 1), 2, E(0), -2, "", NDPAD_ERR_MODE, {"mode"}},
-    {"onnx_mode_format_directives", 1, E(3), E(1, 1), 2, E(0), -2, "%s%n%s%n", NDPAD_ERR_MODE,
+    {"onnx_mode_format_directives",
+     1,
+     E(3),
+     E(1, 1),
+     2,
+     E(0),
+     -2,
+     "%s%n%s%n",
+     NDPAD_ERR_MODE,
      {"mode"}},
-    {"onnx_mode_160_bytes", 1, E(3), E(1, 1), 2, E(0), -2, long_mode, NDPAD_ERR_MODE,
-     {"mode"}},
-    {"onnx_pads_length_3_for_rank_2", 2, E(3, 4), E(1, 1, 1), 3, E(0), -2, "constant",
-     NDPAD_ERR_PADS_LENGTH, {"pads", "3"}},
-    {"onnx_pads_length_0_for_rank_2", 2, E(3, 4), E(0), 0, E(0), -2, "reflect",
-     NDPAD_ERR_PADS_LENGTH, {"pads"}},
-    {"onnx_pads_length_int64_max", 1, E(3), E(1, 1), INT64_MAX, E(0), -2, "edge",
-     NDPAD_ERR_PADS_LENGTH, {"pads"}},
-    {"onnx_pads_length_negative", 1, E(3), E(1, 1), -2, E(0), -2, "edge", NDPAD_ERR_PADS_LENGTH,
+    {"onnx_mode_160_bytes", 1, E(3), E(1, 1), 2, E(0), -2, long_mode, NDPAD_ERR_MODE, {"mode"}},
+    {"onnx_pads_length_3_for_rank_2",
+     2,
+     E(3, 4),
+     E(1, 1, 1),
+     3,
+     E(0),
+     -2,
+     "constant",
+     NDPAD_ERR_PADS_LENGTH,
+     {"pads", "3"}},
+    {"onnx_pads_length_0_for_rank_2",
+     2,
+     E(3, 4),
+     E(0),
+     0,
+     E(0),
+     -2,
+     "reflect",
+     NDPAD_ERR_PADS_LENGTH,
      {"pads"}},
-    {"onnx_pads_length_not_twice_axes", 3, E(2, 3, 4), E(1, 1, 1, 1), 4, E(2), 1, "wrap",
-     NDPAD_ERR_PADS_LENGTH, {"pads", "4"}},
-    {"onnx_repeated_axis", 3, E(2, 3, 4), E(1, 1, 1, 1), 4, E(1, -2), 2, "constant",
-     NDPAD_ERR_AXES, {"axes[1]", "repeats"}},
-    {"onnx_axis_equal_to_rank", 2, E(3, 4), E(1, 1), 2, E(2), 1, "constant", NDPAD_ERR_AXES,
+    {"onnx_pads_length_int64_max",
+     1,
+     E(3),
+     E(1, 1),
+     INT64_MAX,
+     E(0),
+     -2,
+     "edge",
+     NDPAD_ERR_PADS_LENGTH,
+     {"pads"}},
+    {"onnx_pads_length_negative",
+     1,
+     E(3),
+     E(1, 1),
+     -2,
+     E(0),
+     -2,
+     "edge",
+     NDPAD_ERR_PADS_LENGTH,
+     {"pads"}},
+    {"onnx_pads_length_not_twice_axes",
+     3,
+     E(2, 3, 4),
+     E(1, 1, 1, 1),
+     4,
+     E(2),
+     1,
+     "wrap",
+     NDPAD_ERR_PADS_LENGTH,
+     {"pads", "4"}},
+    {"onnx_repeated_axis",
+     3,
+     E(2, 3, 4),
+     E(1, 1, 1, 1),
+     4,
+     E(1, -2),
+     2,
+     "constant",
+     NDPAD_ERR_AXES,
+     {"axes[1]", "repeats"}},
+    {"onnx_axis_equal_to_rank",
+     2,
+     E(3, 4),
+     E(1, 1),
+     2,
+     E(2),
+     1,
+     "constant",
+     NDPAD_ERR_AXES,
      {"axes[0]"}},
-    {"onnx_axis_below_minus_rank", 2, E(3, 4), E(1, 1, 1, 1), 4, E(0, -3), 2, "edge",
-     NDPAD_ERR_AXES, {"axes[1]"}},
-    {"onnx_axis_int64_min", 2, E(3, 4), E(1, 1), 2, E(INT64_MIN), 1, "edge", NDPAD_ERR_AXES,
+    {"onnx_axis_below_minus_rank",
+     2,
+     E(3, 4),
+     E(1, 1, 1, 1),
+     4,
+     E(0, -3),
+     2,
+     "edge",
+     NDPAD_ERR_AXES,
+     {"axes[1]"}},
+    {"onnx_axis_int64_min",
+     2,
+     E(3, 4),
+     E(1, 1),
+     2,
+     E(INT64_MIN),
+     1,
+     "edge",
+     NDPAD_ERR_AXES,
      {"axes[0]"}},
-    {"onnx_axes_count_above_rank", 2, E(3, 4), E(1, 1, 1, 1, 1, 1), 6, E(0, 1, 0), 3, "edge",
-     NDPAD_ERR_AXES, {"axes_count"}},
-    {"onnx_axes_count_int64_max", 2, E(3, 4), E(1, 1), 2, E(0), INT64_MAX, "edge",
-     NDPAD_ERR_AXES, {"axes_count"}},
-    {"onnx_axes_count_negative", 2, E(3, 4), E(1, 1), 2, E(0), -1, "edge", NDPAD_ERR_AXES,
+    {"onnx_axes_count_above_rank",
+     2,
+     E(3, 4),
+     E(1, 1, 1, 1, 1, 1),
+     6,
+     E(0, 1, 0),
+     3,
+     "edge",
+     NDPAD_ERR_AXES,
+     {"axes_count"}},
+    {"onnx_axes_count_int64_max",
+     2,
+     E(3, 4),
+     E(1, 1),
+     2,
+     E(0),
+     INT64_MAX,
+     "edge",
+     NDPAD_ERR_AXES,
+     {"axes_count"}},
+    {"onnx_axes_count_negative",
+     2,
+     E(3, 4),
+     E(1, 1),
+     2,
+     E(0),
+     -1,
+     "edge",
+     NDPAD_ERR_AXES,
      {"axes_count"}},
     {"onnx_rank_33", 33, E(0), E(0), 0, E(0), -2, "constant", NDPAD_ERR_RANK, {"rank = 33"}},
-    {"onnx_negative_extent", 2, E(3, -1), E(0, 0, 0, 0), 4, E(0), -2, "constant",
-     NDPAD_ERR_SHAPE, {"shape[1]"}},
-    {"onnx_pads_int64_max", 1, E(3), E(INT64_MAX, 1), 2, E(0), -2, "constant",
-     NDPAD_ERR_OVERFLOW, {"pads_begin[0]"}},
-    {"onnx_edge_growing_empty_axis", 2, E(3, 0), E(0, 1, 0, 1), 4, E(0), -2, "edge",
-     NDPAD_ERR_EMPTY_AXIS, {"axis 1"}},
+    {"onnx_negative_extent",
+     2,
+     E(3, -1),
+     E(0, 0, 0, 0),
+     4,
+     E(0),
+     -2,
+     "constant",
+     NDPAD_ERR_SHAPE,
+     {"shape[1]"}},
+    {"onnx_pads_int64_max",
+     1,
+     E(3),
+     E(INT64_MAX, 1),
+     2,
+     E(0),
+     -2,
+     "constant",
+     NDPAD_ERR_OVERFLOW,
+     {"pads_begin[0]"}},
+    {"onnx_edge_growing_empty_axis",
+     2,
+     E(3, 0),
+     E(0, 1, 0, 1),
+     4,
+     E(0),
+     -2,
+     "edge",
+     NDPAD_ERR_EMPTY_AXIS,
+     {"axis 1"}},
 };
 
 static void run_onnx_case(void **state)
@@ -376,8 +986,7 @@ static void run_onnx_case(void **state)
     int64_t *pads = exact_copy(c->pads, (int32_t)pads_entries);
     int64_t *axes = NULL;
     if (c->axes_count != -2) {
-        const int64_t entries =
-            c->axes_count >= 1 && c->axes_count <= MAXA + 1 ? c->axes_count : 1;
+        const int64_t entries = c->axes_count >= 1 && c->axes_count <= MAXA + 1 ? c->axes_count : 1;
         axes = exact_copy(c->axes, (int32_t)entries);
     }
     const int64_t axes_count = c->axes_count == -2 ? 0 : c->axes_count;
@@ -414,8 +1023,12 @@ static const int64_t small_shape[2] = {3, 4}, small_pb[2] = {1, 2}, small_pe[2] 
 
 static ndpad_problem small_problem(int32_t mode)
 {
-    return (ndpad_problem){.rank = 2, .mode = mode, .elem_size = 4, .shape = small_shape,
-                           .pads_begin = small_pb, .pads_end = small_pe};
+    return (ndpad_problem){.rank = 2,
+                           .mode = mode,
+                           .elem_size = 4,
+                           .shape = small_shape,
+                           .pads_begin = small_pb,
+                           .pads_end = small_pe};
 }
 
 static void null_in_and_null_out_are_named_and_write_nothing(void **state)
@@ -469,8 +1082,8 @@ static void null_result_pointers_and_null_plan_are_named(void **state)
     expect_message("ndpad_execute", plan_needles, 1);
     assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
     clear_last_error();
-    assert_int_equal(ndpad_onnx_problem_init(NULL, 1, small_shape, 4, small_pb, 2, NULL, 0,
-                                             "edge", NULL),
+    assert_int_equal(ndpad_onnx_problem_init(NULL, 1, small_shape, 4, small_pb, 2, NULL, 0, "edge",
+                                             NULL),
                      NDPAD_ERR_NULL_ARGUMENT);
     const char *onnx_needles[] = {"onnx"};
     expect_message("ndpad_onnx_problem_init", onnx_needles, 1);
@@ -533,8 +1146,8 @@ static void check_extreme(const ndpad_problem *p, double seconds)
     test_out expected = test_out_make(bytes), actual = test_out_make(bytes);
     assert_int_equal(ndpad_ref_pad(p, in, expected.body), NDPAD_OK);
     assert_int_equal(ndpad_pad(p, in, actual.body), NDPAD_OK);
-    test_expect_same_bytes("ndpad_pad", p, expected.alloc, actual.alloc,
-                           bytes + 2 * TEST_GUARD, TEST_GUARD);
+    test_expect_same_bytes("ndpad_pad", p, expected.alloc, actual.alloc, bytes + 2 * TEST_GUARD,
+                           TEST_GUARD);
     ndpad_options options;
     ndpad_options_init(&options);
     options.threads = 2;
@@ -560,8 +1173,11 @@ static void huge_negative_pads_with_empty_output_return_at_once(void **state)
     const int64_t ends[][2] = {{0, -P62}, {-P62 + 1, 2}, {-P62, P62 - 2}};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++)
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-            const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 1,
-                                     .shape = shapes[i], .pads_begin = begins[i],
+            const ndpad_problem p = {.rank = 2,
+                                     .mode = mode,
+                                     .elem_size = 1,
+                                     .shape = shapes[i],
+                                     .pads_begin = begins[i],
                                      .pads_end = ends[i]};
             const double start = now_seconds();
             int64_t out_shape[2];
@@ -586,8 +1202,12 @@ static void empty_constant_output_with_huge_elements_needs_no_pad_value(void **s
 {
     (void)state;
     const int64_t shape[1] = {0}, zero[1] = {0};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = (size_t)P62,
-                             .shape = shape, .pads_begin = zero, .pads_end = zero};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = (size_t)P62,
+                             .shape = shape,
+                             .pads_begin = zero,
+                             .pads_end = zero};
     if (ndpad_pad(&p, NULL, NULL) != NDPAD_OK) fail_msg("%s", ndpad_last_error());
     ndpad_plan *plan = NULL;
     assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_OK);
@@ -601,8 +1221,13 @@ static void interior_of_a_single_element_inserts_nothing(void **state)
 {
     (void)state;
     const int64_t shape[2] = {1, 3}, pb[2] = {1, 0}, pe[2] = {0, 1}, interior[2] = {INT64_MAX, 0};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 1, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe, .interior = interior};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 1,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
+                             .interior = interior};
     int64_t out_shape[2];
     if (ndpad_output_shape(&p, out_shape) != NDPAD_OK) fail_msg("%s", ndpad_last_error());
     assert_int_equal(out_shape[0], 2);
@@ -619,14 +1244,20 @@ static void pads_of_2_pow_62_around_a_tiny_output_in_every_mode(void **state)
     /* n = b + d + e = 5 elements whose positions j sit near +-2^62: the periodic modes
      * must reduce j modulo the period, not walk to it */
     const int64_t shape[2] = {3, 4};
-    const int64_t cases[][4] = {{-P62, P62 + 2, 1, 1}, {P62, -P62 + 2, 0, 2},
-                                {-P62 + 7, P62 - 5, -2, 3}, {INT64_MAX - 8, -(INT64_MAX - 8), 1, 0}};
+    const int64_t cases[][4] = {{-P62, P62 + 2, 1, 1},
+                                {P62, -P62 + 2, 0, 2},
+                                {-P62 + 7, P62 - 5, -2, 3},
+                                {INT64_MAX - 8, -(INT64_MAX - 8), 1, 0}};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             const int64_t pb[2] = {cases[i][0], cases[i][2]};
             const int64_t pe[2] = {cases[i][1], cases[i][3]};
-            const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 2, .shape = shape,
-                                     .pads_begin = pb, .pads_end = pe};
+            const ndpad_problem p = {.rank = 2,
+                                     .mode = mode,
+                                     .elem_size = 2,
+                                     .shape = shape,
+                                     .pads_begin = pb,
+                                     .pads_end = pe};
             check_extreme(&p, 2.0);
         }
 }
@@ -637,8 +1268,13 @@ static void interior_of_2_pow_62_with_crops_to_a_tiny_output(void **state)
     /* D = 2 * 2^62 + 1 overflows; 2^61 fits: crop the dilated input down to a few points */
     const int64_t shape[1] = {3}, interior[1] = {((int64_t)1 << 61) - 1};
     const int64_t pb[1] = {-((int64_t)1 << 61) + 2}, pe[1] = {-((int64_t)1 << 61) + 1};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe, .interior = interior};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
+                             .interior = interior};
     check_extreme(&p, 2.0);
 }
 
@@ -653,14 +1289,33 @@ static void empty_tensors_with_overflowing_other_extents_are_valid(void **state)
     const int64_t pb[3] = {0, P32, P32};
     const int64_t huge[3] = {P62, P62, P62};
     const ndpad_problem problems[] = {
-        {.rank = 3, .mode = NDPAD_CONSTANT, .elem_size = 8, .shape = zero, .pads_begin = pb,
+        {.rank = 3,
+         .mode = NDPAD_CONSTANT,
+         .elem_size = 8,
+         .shape = zero,
+         .pads_begin = pb,
          .pads_end = zero},
-        {.rank = 3, .mode = NDPAD_EDGE, .elem_size = 8, .shape = shape, .pads_begin = zero,
+        {.rank = 3,
+         .mode = NDPAD_EDGE,
+         .elem_size = 8,
+         .shape = shape,
+         .pads_begin = zero,
          .pads_end = zero},
-        {.rank = 3, .mode = NDPAD_WRAP, .elem_size = 16, .shape = shape, .pads_begin = zero,
-         .pads_end = zero, .in_strides = huge, .out_strides = huge},
-        {.rank = 3, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape3, .pads_begin = grow,
-         .pads_end = zero, .in_strides = huge},
+        {.rank = 3,
+         .mode = NDPAD_WRAP,
+         .elem_size = 16,
+         .shape = shape,
+         .pads_begin = zero,
+         .pads_end = zero,
+         .in_strides = huge,
+         .out_strides = huge},
+        {.rank = 3,
+         .mode = NDPAD_CONSTANT,
+         .elem_size = 4,
+         .shape = shape3,
+         .pads_begin = grow,
+         .pads_end = zero,
+         .in_strides = huge},
     };
     for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
         int64_t out_shape[3];
@@ -669,7 +1324,8 @@ static void empty_tensors_with_overflowing_other_extents_are_valid(void **state)
         assert_int_equal(ndpad_ref_output_shape(&problems[i], out_shape), NDPAD_OK);
         ndpad_plan *plan = NULL;
         assert_int_equal(ndpad_plan_create(&problems[i], NULL, &plan), NDPAD_OK);
-        assert_int_equal(ndpad_execute(plan, NULL, NULL), i == 3 ? NDPAD_ERR_NULL_BUFFER : NDPAD_OK);
+        assert_int_equal(ndpad_execute(plan, NULL, NULL),
+                         i == 3 ? NDPAD_ERR_NULL_BUFFER : NDPAD_OK);
         ndpad_plan_destroy(plan);
     }
 }
@@ -683,9 +1339,9 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
     const int64_t M = INT64_MAX;
     struct {
         const char *what;
-        int32_t     rank, mode;
-        int64_t     shape[3], pb[3], pe[3];
-        bool        run;
+        int32_t rank, mode;
+        int64_t shape[3], pb[3], pe[3];
+        bool run;
     } cases[] = {
         /* fuzz-pad: crop_constant computed -b + 1 with b = -INT64_MAX (empty output) */
         {"crop_constant_lo_plus_step", 2, NDPAD_CONSTANT, {100000, 3}, {-M, 1}, {-1, 1}, true},
@@ -694,19 +1350,32 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
         {"pads_sum_order_reflect", 1, NDPAD_REFLECT, {3}, {M - 1}, {-(M - 1)}, true},
         {"pads_sum_order_edge", 1, NDPAD_EDGE, {3}, {M - 1}, {-(M - 1)}, true},
         /* fuzz-pad: an empty plan multiplied its huge extents into plan->rows */
-        {"empty_plan_rows_product", 3, NDPAD_CONSTANT, {1, 1015, 0}, {P62 + 36, 0, 0},
-         {0, 0, 0}, true},
+        {"empty_plan_rows_product",
+         3,
+         NDPAD_CONSTANT,
+         {1, 1015, 0},
+         {P62 + 36, 0, 0},
+         {0, 0, 0},
+         true},
         /* fuzz-pad: ndpad_tile_default multiplied a huge row extent of an empty plan */
         {"empty_plan_row_bytes", 2, NDPAD_CONSTANT, {0, 3}, {0, P62}, {0, 0}, true},
         /* review: crop_edge negated pads_begin = INT64_MIN of an empty output */
         {"crop_edge_int64_min", 1, NDPAD_EDGE, {3}, {INT64_MIN}, {0}, true},
         /* review: n - b overflowed by one in the reads-input test (all pad value) */
-        {"reads_input_n_minus_b", 1, NDPAD_CONSTANT, {P62 / 4}, {-(M - 1)},
-         {M - P62 / 4 + 1}, false},
+        {"reads_input_n_minus_b",
+         1,
+         NDPAD_CONSTANT,
+         {P62 / 4},
+         {-(M - 1)},
+         {M - P62 / 4 + 1},
+         false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const ndpad_problem p = {.rank = cases[i].rank, .mode = cases[i].mode, .elem_size = 4,
-                                 .shape = cases[i].shape, .pads_begin = cases[i].pb,
+        const ndpad_problem p = {.rank = cases[i].rank,
+                                 .mode = cases[i].mode,
+                                 .elem_size = 4,
+                                 .shape = cases[i].shape,
+                                 .pads_begin = cases[i].pb,
                                  .pads_end = cases[i].pe};
         int64_t got[3], want[3];
         const ndpad_status st = ndpad_output_shape(&p, got);
@@ -729,8 +1398,13 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
      * negated (INT64_MIN) in the normaliser */
     const int64_t shape[2] = {1, 3}, zero[2] = {0, 0}, strides[2] = {INT64_MIN, 1};
     const int64_t out_strides[2] = {INT64_MIN, 1};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_WRAP, .elem_size = 8, .shape = shape,
-                             .pads_begin = zero, .pads_end = zero, .in_strides = strides,
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_WRAP,
+                             .elem_size = 8,
+                             .shape = shape,
+                             .pads_begin = zero,
+                             .pads_end = zero,
+                             .in_strides = strides,
                              .out_strides = out_strides};
     int64_t in[3] = {1, 2, 3}, out[3] = {0};
     assert_int_equal(ndpad_pad(&p, in, out), NDPAD_OK);
@@ -741,8 +1415,7 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
     assert_int_equal(ndpad_onnx_problem_init(&onnx, 3, oshape, 2, opads, 6, NULL, 0, "constant",
                                              NULL),
                      NDPAD_OK);
-    assert_int_equal(ndpad_onnx_pad(3, oshape, 2, opads, 6, NULL, 0, "constant", NULL, NULL,
-                                    NULL),
+    assert_int_equal(ndpad_onnx_pad(3, oshape, 2, opads, 6, NULL, 0, "constant", NULL, NULL, NULL),
                      NDPAD_OK);
     /* fuzz-onnx: crops of -INT64_MAX summed with the extent overflowed instead of cropping
      * everything (ONNX Runtime: crop first; an empty output) */
@@ -754,35 +1427,46 @@ static void fuzz_regressions_agree_with_the_reference(void **state)
                      NDPAD_OK);
     assert_int_equal(ndpad_output_shape(&onnx.problem, out_shape), NDPAD_OK);
     assert_int_equal(out_shape[0] * out_shape[1] * out_shape[2], 0);
-    assert_int_equal(ndpad_onnx_pad(1, cshape, 4, cpads2, 2, NULL, 0, "constant", NULL, NULL,
-                                    NULL),
+    assert_int_equal(ndpad_onnx_pad(1, cshape, 4, cpads2, 2, NULL, 0, "constant", NULL, NULL, NULL),
                      NDPAD_OK);
     /* fuzz-pad: WRAP's period is d, so d > 2^62 is no overflow (REFLECT's 2 (d - 1) is, but
      * only when an output element is made) */
     const int64_t wshape[2] = {6917529027641081856, 0}, wpads[2] = {-20, -20};
-    const ndpad_problem wrap = {.rank = 2, .mode = NDPAD_WRAP, .elem_size = 5, .shape = wshape,
-                                .pads_begin = wpads, .pads_end = wpads};
+    const ndpad_problem wrap = {.rank = 2,
+                                .mode = NDPAD_WRAP,
+                                .elem_size = 5,
+                                .shape = wshape,
+                                .pads_begin = wpads,
+                                .pads_end = wpads};
     assert_int_equal(ndpad_output_shape(&wrap, out_shape), NDPAD_OK);
     assert_int_equal(ndpad_pad(&wrap, NULL, NULL), NDPAD_OK);
     /* fuzz-pad: output positions of an axis were range-checked though another axis empties
      * the output (no position is ever computed then) */
     const int64_t rshape[2] = {0, 9}, rpb[2] = {-17, -16}, rpe[2] = {2, M};
-    const ndpad_problem reflect = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = 8,
-                                   .shape = rshape, .pads_begin = rpb, .pads_end = rpe};
+    const ndpad_problem reflect = {.rank = 2,
+                                   .mode = NDPAD_REFLECT,
+                                   .elem_size = 8,
+                                   .shape = rshape,
+                                   .pads_begin = rpb,
+                                   .pads_end = rpe};
     assert_int_equal(ndpad_output_shape(&reflect, out_shape), NDPAD_OK);
     assert_int_equal(ndpad_pad(&reflect, NULL, NULL), NDPAD_OK);
     const int64_t mpb[2] = {0, INT64_MIN}, mpe[2] = {-1, M};
     const int64_t mshape[2] = {1, 9};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
-        const ndpad_problem q = {.rank = 2, .mode = mode, .elem_size = 1, .shape = mshape,
-                                 .pads_begin = mpb, .pads_end = mpe};
+        const ndpad_problem q = {.rank = 2,
+                                 .mode = mode,
+                                 .elem_size = 1,
+                                 .shape = mshape,
+                                 .pads_begin = mpb,
+                                 .pads_end = mpe};
         assert_int_equal(ndpad_output_shape(&q, out_shape), NDPAD_OK);
         assert_int_equal(ndpad_pad(&q, NULL, NULL), NDPAD_OK);
     }
     /* fuzz-onnx: the crop offset in bytes was checked though the crop left no element */
     const int64_t eshape[2] = {2, 1048576}, epads[4] = {-19, -20, -20, -20};
-    assert_int_equal(ndpad_onnx_problem_init(&onnx, 2, eshape, (size_t)1 << 62, epads, 4, NULL,
-                                             0, "constant", NULL),
+    assert_int_equal(ndpad_onnx_problem_init(&onnx, 2, eshape, (size_t)1 << 62, epads, 4, NULL, 0,
+                                             "constant", NULL),
                      NDPAD_OK);
     assert_int_equal(onnx.in_offset, 0);
 }
@@ -807,8 +1491,10 @@ static void wisdom_entries_survive_their_own_export(void **state)
     static const char *const values[] = {"999999999.9999", "999999999.9996", "1000000000.000",
                                          "0.0004", "12.3456"};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-        snprintf(text, sizeof text, "%sclass %s tile_rows=2 tile_cols=3 threads=1 stream=0 "
-                 "gbps=%s\n", header, key_text, values[i]);
+        snprintf(text, sizeof text,
+                 "%sclass %s tile_rows=2 tile_cols=3 threads=1 stream=0 "
+                 "gbps=%s\n",
+                 header, key_text, values[i]);
         ndpad_wisdom_forget();
         assert_int_equal(ndpad_wisdom_import_string(text), 1);
         ndpad_wisdom_export_string(exported, sizeof exported);
@@ -817,8 +1503,8 @@ static void wisdom_entries_survive_their_own_export(void **state)
         assert_int_equal(ndpad_wisdom_import_string(exported), 1);
         ndpad_wisdom_export_string(again, sizeof again);
         if (strcmp(exported, again) != 0)
-            fail_msg("gbps=%s: export -> import -> export differs:\n%s\n%s", values[i],
-                     exported, again);
+            fail_msg("gbps=%s: export -> import -> export differs:\n%s\n%s", values[i], exported,
+                     again);
     }
     ndpad_wisdom_forget();
 }
@@ -829,8 +1515,12 @@ static void rank_32_output_of_2_pow_32_elements_plans_without_running(void **sta
     int64_t shape[NDPAD_MAX_RANK], pb[NDPAD_MAX_RANK], pe[NDPAD_MAX_RANK];
     for (int k = 0; k < NDPAD_MAX_RANK; k++) shape[k] = 2, pb[k] = k % 3 == 0, pe[k] = 0;
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
-        const ndpad_problem p = {.rank = NDPAD_MAX_RANK, .mode = mode, .elem_size = 1,
-                                 .shape = shape, .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = NDPAD_MAX_RANK,
+                                 .mode = mode,
+                                 .elem_size = 1,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         const double start = now_seconds();
         ndpad_plan *plan = NULL;
         assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_OK);
@@ -848,8 +1538,12 @@ static void int32_max_threads_with_one_row_tiles_is_correct_and_survives(void **
      * for 100000 before plans capped teams at the processors available) */
     const int64_t shape[2] = {20000, 3}, pb[2] = {1, 2}, pe[2] = {0, 1};
     for (int32_t mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode += 2) {
-        const ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 1, .shape = shape,
-                                 .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = mode,
+                                 .elem_size = 1,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         const int64_t count = test_check_output_shape(&p, NULL);
         unsigned char *in = test_xmalloc(60000);
         test_rng rng = test_rng_make(32, (uint64_t)mode);
@@ -882,8 +1576,12 @@ static void last_error_is_always_terminated_and_bounded(void **state)
     /* the longest messages: 20-digit numbers on every field of the empty-axis message */
     const int64_t shape[2] = {INT64_MAX / 2, 0}, pb[2] = {INT64_MIN + 1, -P62};
     const int64_t pe[2] = {0, INT64_MAX};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_SYMMETRIC, .elem_size = SIZE_MAX / 2,
-                             .shape = shape, .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_SYMMETRIC,
+                             .elem_size = SIZE_MAX / 2,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     assert_int_not_equal(ndpad_pad(&p, NULL, NULL), NDPAD_OK);
     const char *message = ndpad_last_error();
     assert_non_null(memchr(message, '\0', 512));

@@ -57,9 +57,7 @@ static bool cpu_runs(ndpad_isa isa)
     switch (isa) {
     case NDPAD_ISA_SCALAR: return true;
 #if defined(__x86_64__) || defined(__i386__)
-    case NDPAD_ISA_AVX2:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
+    case NDPAD_ISA_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2");
     case NDPAD_ISA_AVX512:
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
@@ -102,8 +100,12 @@ enum { IN_COUNT = 5 * 37, OUT_COUNT = 8 * 44 };
 
 static ndpad_problem problem(void)
 {
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = sizeof(float),
-                             .shape = shape, .pads_begin = pads_begin, .pads_end = pads_end};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_REFLECT,
+                             .elem_size = sizeof(float),
+                             .shape = shape,
+                             .pads_begin = pads_begin,
+                             .pads_end = pads_end};
     return p;
 }
 
@@ -128,8 +130,8 @@ static void expect_described_as(const ndpad_plan *plan, ndpad_isa isa)
             fail_msg("plan at %s uses the kernel ...__%.*s:\n%s", name, (int)n, p + 2, text);
         kernels++;
     }
-    if (kernels < 2) fail_msg("expected the %s filler and copy in the description:\n%s", name,
-                              text);
+    if (kernels < 2)
+        fail_msg("expected the %s filler and copy in the description:\n%s", name, text);
 }
 
 /* The plan runs and matches the reference. */
@@ -164,8 +166,8 @@ static void expect_plan_runs(const ndpad_options *options, ndpad_isa isa, const 
 
 /* Plan creation with `options` fails with NDPAD_ERR_ISA_UNAVAILABLE and a message that
  * contains `source` and `value`; ndpad_pad with the same settings fails alike. */
-static void expect_unavailable(const ndpad_options *options, const char *source,
-                               const char *value, const char *how)
+static void expect_unavailable(const ndpad_options *options, const char *source, const char *value,
+                               const char *how)
 {
     const ndpad_problem p = problem();
     ndpad_plan *plan = (ndpad_plan *)&plan; /* must be reset to NULL */
@@ -204,8 +206,7 @@ static void check_environment_value(const char *value)
     const int level = value ? level_of(value) : -1;
     if (value == NULL || value[0] == '\0' || strcmp(value, "auto") == 0) {
         for (int v = 0; v < 3; v++) expect_plan_runs(variants[v], expected_best(), how);
-        print_message("      %s: runs %s (the best here)\n", how,
-                      ndpad_isa_name(expected_best()));
+        print_message("      %s: runs %s (the best here)\n", how, ndpad_isa_name(expected_best()));
     } else if (level >= 0 && expect_available((ndpad_isa)level)) {
         for (int v = 0; v < 3; v++) expect_plan_runs(variants[v], (ndpad_isa)level, how);
         print_message("      %s: runs %s\n", how, value);
@@ -231,8 +232,8 @@ static void environment_level_is_the_one_that_runs(void **state)
 static void each_environment_value_in_process(void **state)
 {
     (void)state;
-    static const char *const values[] = {"scalar", "avx2", "avx512", "neon", "auto",
-                                         "",       "bogus", "avx"};
+    static const char *const values[] = {"scalar", "avx2", "avx512", "neon",
+                                         "auto",   "",     "bogus",  "avx"};
     for (size_t k = 0; k < sizeof(values) / sizeof(values[0]); k++) {
         assert_int_equal(setenv("NDPAD_ISA", values[k], 1), 0);
         check_environment_value(values[k]);
@@ -246,11 +247,12 @@ static void each_environment_value_in_process(void **state)
 static void options_isa_overrides_the_environment(void **state)
 {
     (void)state;
-    static const char *const environments[] = {NULL, "scalar", "avx2", "avx512", "neon",
-                                               "bogus"};
+    static const char *const environments[] = {NULL, "scalar", "avx2", "avx512", "neon", "bogus"};
     for (size_t e = 0; e < sizeof(environments) / sizeof(environments[0]); e++) {
-        if (environments[e]) assert_int_equal(setenv("NDPAD_ISA", environments[e], 1), 0);
-        else assert_int_equal(unsetenv("NDPAD_ISA"), 0);
+        if (environments[e])
+            assert_int_equal(setenv("NDPAD_ISA", environments[e], 1), 0);
+        else
+            assert_int_equal(unsetenv("NDPAD_ISA"), 0);
         for (int k = 0; k < LEVEL_COUNT; k++) {
             ndpad_options options;
             ndpad_options_init(&options);
@@ -264,8 +266,10 @@ static void options_isa_overrides_the_environment(void **state)
                 expect_unavailable(&options, "options.isa", ndpad_isa_name(levels[k]), how);
         }
     }
-    if (environment_at_start) assert_int_equal(setenv("NDPAD_ISA", environment_at_start, 1), 0);
-    else assert_int_equal(unsetenv("NDPAD_ISA"), 0);
+    if (environment_at_start)
+        assert_int_equal(setenv("NDPAD_ISA", environment_at_start, 1), 0);
+    else
+        assert_int_equal(unsetenv("NDPAD_ISA"), 0);
 }
 
 /* A value that is no ndpad_isa is an options error, not an ISA one. */

@@ -43,18 +43,18 @@
 /* ===================================================================================== */
 
 typedef struct filler_entry {
-    ndpad_isa     isa;
-    int           mode;
-    size_t        elem_bytes; /* 0: any element size */
+    ndpad_isa isa;
+    int mode;
+    size_t elem_bytes; /* 0: any element size */
     ndpad_fill_fn fn;
-    const char   *name;
+    const char *name;
 } filler_entry;
 
 typedef struct copy_entry {
-    ndpad_isa     isa;
-    bool          stream;
+    ndpad_isa isa;
+    bool stream;
     ndpad_copy_fn fn;
-    const char   *name;
+    const char *name;
 } copy_entry;
 
 static const filler_entry fillers[] = {
@@ -69,7 +69,7 @@ static const filler_entry fillers[] = {
 
 static const copy_entry copies[] = {
 #define NDPAD_FILLER(isa, mode, elem_bytes, fn)
-#define NDPAD_COPY(isa, fn) {isa, false, fn, #fn},
+#define NDPAD_COPY(isa, fn)        {isa, false, fn, #fn},
 #define NDPAD_COPY_STREAM(isa, fn) {isa, true, fn, #fn},
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
@@ -94,7 +94,7 @@ static const size_t fast_sizes[] = {1, 2, 4, 8, 16};
 static const size_t any_sizes[] = {1, 3, 4, 5, 6, 7, 9, 12, 24, 32};
 #define MAX_ELEM 32
 
-static const int64_t run_counts[] = {0,  1,  2,  3,  4,   7,   8,   15,  16,  17,
+static const int64_t run_counts[] = {0,  1,  2,  3,  4,  7,  8,   15,  16,  17,
                                      31, 32, 33, 63, 64, 65, 127, 128, 129, 1000};
 #define MAX_COUNT 1000
 
@@ -112,8 +112,12 @@ static int64_t vector_bytes(ndpad_isa isa)
 static bool isa_available(ndpad_isa isa)
 {
     const int64_t shape[1] = {4}, pb[1] = {1}, pe[1] = {2};
-    const ndpad_problem p = {.rank = 1, .mode = NDPAD_REFLECT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 1,
+                             .mode = NDPAD_REFLECT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     ndpad_options options;
     ndpad_options_init(&options);
     options.isa = (int32_t)isa;
@@ -147,7 +151,7 @@ static void skip_unless_available(ndpad_isa isa)
 
 typedef struct arena {
     unsigned char *map;
-    size_t         map_size;
+    size_t map_size;
     unsigned char *lo; /* first usable byte, right after a PROT_NONE page  */
     unsigned char *hi; /* one past the last usable byte, a PROT_NONE page  */
 } arena;
@@ -200,8 +204,8 @@ typedef enum src_place {
     SRC_PLACES
 } src_place;
 
-static const char *const src_place_names[] = {"at page end", "at page start", "64k+1",
-                                              "64k+5", "64k+33"};
+static const char *const src_place_names[] = {"at page end", "at page start", "64k+1", "64k+5",
+                                              "64k+33"};
 static const size_t src_offsets[] = {0, 0, 1, 5, 33};
 
 static const unsigned char *place_source(const arena *a, src_place where, ptrdiff_t lo,
@@ -230,16 +234,19 @@ enum { DST_AT_PAGE_END = DST_OFFSETS, DST_AT_PAGE_START, DST_PLACES };
 
 static void dst_place_name(int where, char *buf, size_t size)
 {
-    if (where == DST_AT_PAGE_END) snprintf(buf, size, "at page end");
-    else if (where == DST_AT_PAGE_START) snprintf(buf, size, "at page start");
-    else snprintf(buf, size, "64k+%zu", dst_offsets[where]);
+    if (where == DST_AT_PAGE_END)
+        snprintf(buf, size, "at page end");
+    else if (where == DST_AT_PAGE_START)
+        snprintf(buf, size, "at page start");
+    else
+        snprintf(buf, size, "64k+%zu", dst_offsets[where]);
 }
 
 /* A destination run plus the guard window around it that must keep its sentinel. */
 typedef struct dst_window {
     unsigned char *dst;
     unsigned char *from, *to; /* the window checked: [from, to) contains [dst, dst + bytes) */
-    unsigned char  sentinel;
+    unsigned char sentinel;
 } dst_window;
 
 static dst_window place_dst(arena *a, int where, size_t bytes)
@@ -358,8 +365,7 @@ static int report_faulting_call(void **state)
 }
 
 /* One call of one filler; fails the test with everything needed to replay it. */
-static void check_one_fill(const filler_entry *e, size_t es, int64_t count, src_place sp,
-                           int dp)
+static void check_one_fill(const filler_entry *e, size_t es, int64_t count, src_place sp, int dp)
 {
     const family f = mode_family(e->mode);
     ptrdiff_t lo, hi;
@@ -382,22 +388,21 @@ static void check_one_fill(const filler_entry *e, size_t es, int64_t count, src_
         if (w.dst[i] != want)
             fail_msg("%s(count %" PRId64 ", elem_size %zu), dst %s, src %s: byte %zu "
                      "(element %zu) is %02x, the contract says %02x",
-                     e->name, count, es, where, src_place_names[sp], i, i / es, w.dst[i],
-                     want);
+                     e->name, count, es, where, src_place_names[sp], i, i / es, w.dst[i], want);
     }
     const ptrdiff_t bad = first_clobbered(&w, bytes);
     if (bad != PTRDIFF_MIN)
         fail_msg("%s(count %" PRId64 ", elem_size %zu), dst %s, src %s: wrote byte %td "
                  "relative to dst, outside the run of %zu bytes (%02x, sentinel %02x)",
-                 e->name, count, es, where, src_place_names[sp], bad, bytes,
-                 w.dst[bad], w.sentinel);
+                 e->name, count, es, where, src_place_names[sp], bad, bytes, w.dst[bad],
+                 w.sentinel);
 }
 
 typedef struct filler_case {
     ndpad_isa isa;
-    int       mode;
+    int mode;
     run_class cls;
-    char      name[72];
+    char name[72];
 } filler_case;
 
 static void fillers_of_class(void **state)
@@ -423,8 +428,9 @@ static void fillers_of_class(void **state)
             }
         }
     }
-    if (entries == 0) fail_msg("%s is usable but kernels.inc lists no %s filler for it",
-                               ndpad_isa_name(c->isa), mode_names[c->mode]);
+    if (entries == 0)
+        fail_msg("%s is usable but kernels.inc lists no %s filler for it", ndpad_isa_name(c->isa),
+                 mode_names[c->mode]);
     assert_true(calls > 0);
     print_message("      %d filler(s), %d calls\n", entries, calls);
     assert_memory_equal(src_arena.lo, src_pristine, (size_t)(src_arena.hi - src_arena.lo));
@@ -435,9 +441,10 @@ static void fillers_of_class(void **state)
 /* ===================================================================================== */
 
 /* 257..8192 take the x86 copies' aligned-destination path: both ends of it are here */
-static const size_t large_copy_sizes[] = {257,  300,  511,  512,   513,   1000,  1024, 4095,
-                                          4096 + 13, 8191, 8192, 8193, 65536 + 7,
-                                          (1u << 20) + 37, (3u << 20) + 5};
+static const size_t large_copy_sizes[] =
+    {257,           300,       511,  512,  513,  1000,      1024,
+     4095,          4096 + 13, 8191, 8192, 8193, 65536 + 7, (1u << 20) + 37,
+     (3u << 20) + 5};
 #define MAX_COPY ((3u << 20) + 5)
 static const size_t copy_src_offsets[] = {0, 3, 33};
 static const size_t copy_dst_offsets[] = {0, 1, 7, 31, 32, 63};
@@ -446,23 +453,23 @@ static arena copy_src, copy_dst;
 
 typedef struct copy_case {
     ndpad_isa isa;
-    bool      stream;
-    bool      large;
-    char      name[72];
+    bool stream;
+    bool large;
+    char name[72];
 } copy_case;
 
 static void check_one_copy(const copy_entry *e, size_t bytes, const unsigned char *src,
                            const char *src_where, dst_window *w, const char *dst_where)
 {
-    snprintf(current_call, sizeof current_call, "%s(%zu bytes), dst %s, src %s", e->name,
-             bytes, dst_where, src_where);
+    snprintf(current_call, sizeof current_call, "%s(%zu bytes), dst %s, src %s", e->name, bytes,
+             dst_where, src_where);
     in_call = true;
     e->fn(w->dst, src, bytes);
     in_call = false;
     const ptrdiff_t diff = test_first_difference(src, w->dst, bytes);
     if (diff >= 0)
-        fail_msg("%s(%zu bytes), dst %s, src %s: byte %td is %02x, source has %02x", e->name,
-                 bytes, dst_where, src_where, diff, w->dst[diff], src[diff]);
+        fail_msg("%s(%zu bytes), dst %s, src %s: byte %td is %02x, source has %02x", e->name, bytes,
+                 dst_where, src_where, diff, w->dst[diff], src[diff]);
     const ptrdiff_t bad = first_clobbered(w, bytes);
     if (bad != PTRDIFF_MIN)
         fail_msg("%s(%zu bytes), dst %s, src %s: wrote byte %td relative to dst, outside "
@@ -539,8 +546,9 @@ static const filler_entry *find_filler(ndpad_isa isa, int mode, size_t elem_byte
     for (int k = 0; k < FILLER_COUNT; k++)
         if (fillers[k].isa == isa && fillers[k].mode == mode &&
             fillers[k].elem_bytes == elem_bytes) {
-            if (found) fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
-                                fillers[k].name);
+            if (found)
+                fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
+                         fillers[k].name);
             found = &fillers[k];
         }
     return found;
@@ -551,8 +559,9 @@ static const copy_entry *find_copy(ndpad_isa isa, bool stream)
     const copy_entry *found = NULL;
     for (int k = 0; k < COPY_COUNT; k++)
         if (copies[k].isa == isa && copies[k].stream == stream) {
-            if (found) fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
-                                copies[k].name);
+            if (found)
+                fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
+                         copies[k].name);
             found = &copies[k];
         }
     return found;
@@ -584,12 +593,11 @@ static void kernel_list_covers_every_mode_and_fast_size_per_isa(void **state)
                     fail_msg("kernels.inc: no %s %s filler for %zu-byte elements",
                              ndpad_isa_name(isa), mode_names[m], fast_sizes[s]);
             if (!find_filler(isa, all_modes[m], 0))
-                fail_msg("kernels.inc: no %s %s filler for any element size",
-                         ndpad_isa_name(isa), mode_names[m]);
+                fail_msg("kernels.inc: no %s %s filler for any element size", ndpad_isa_name(isa),
+                         mode_names[m]);
         }
         if (!find_copy(isa, false) || !find_copy(isa, true))
-            fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_STREAM",
-                     ndpad_isa_name(isa));
+            fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_STREAM", ndpad_isa_name(isa));
     }
     assert_true(isa_listed(NDPAD_ISA_SCALAR));
 }
@@ -683,8 +691,8 @@ int main(void)
     static copy_case copy_cases[COPY_CASES];
     static struct CMUnitTest tests[3 + FILLER_CASES + COPY_CASES];
     size_t n = 0;
-    tests[n++] = (struct CMUnitTest)cmocka_unit_test(
-        kernel_list_covers_every_mode_and_fast_size_per_isa);
+    tests[n++] =
+        (struct CMUnitTest)cmocka_unit_test(kernel_list_covers_every_mode_and_fast_size_per_isa);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(usable_isa_has_kernels_in_the_list);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(dispatch_table_selects_the_listed_kernel);
 
@@ -698,8 +706,8 @@ int main(void)
                 fc->cls = (run_class)cls;
                 snprintf(fc->name, sizeof fc->name, "%s_%s_%s", ndpad_isa_name(all_isas[i]),
                          mode_names[m], run_class_names[cls]);
-                tests[n++] = (struct CMUnitTest){fc->name, fillers_of_class, NULL,
-                                                 report_faulting_call, fc};
+                tests[n++] =
+                    (struct CMUnitTest){fc->name, fillers_of_class, NULL, report_faulting_call, fc};
             }
         for (int kind = 0; kind < 4; kind++) {
             copy_case *cc = &copy_cases[c++];
@@ -709,8 +717,8 @@ int main(void)
             snprintf(cc->name, sizeof cc->name, "%s_%s_%s", ndpad_isa_name(all_isas[i]),
                      cc->stream ? "copy_stream" : "copy",
                      cc->large ? "large_sizes_misaligned" : "sizes_0_to_300_misaligned");
-            tests[n++] = (struct CMUnitTest){cc->name, copies_of_class, NULL, report_faulting_call,
-                                             cc};
+            tests[n++] =
+                (struct CMUnitTest){cc->name, copies_of_class, NULL, report_faulting_call, cc};
         }
     }
     return _cmocka_run_group_tests("kernels", tests, n, group_setup, group_teardown);

@@ -23,12 +23,14 @@ static int32_t *onnx_run(int32_t rank, const int64_t *shape, const int64_t *pads
 {
     int64_t out_shape[NDPAD_MAX_RANK];
     assert_int_equal(ndpad_ref_onnx_validate(rank, shape, 4, pads, pads_count, axes, axes_count,
-                                             mode, NULL, out_shape), NDPAD_OK);
+                                             mode, NULL, out_shape),
+                     NDPAD_OK);
     *count = test_count(rank, out_shape);
     int32_t *out = test_xmalloc((size_t)*count * 4);
     const ndpad_status st =
         ndpad_onnx_pad(rank, shape, 4, pads, pads_count, axes, axes_count, mode, NULL, in, out);
-    if (st != NDPAD_OK) fail_msg("ndpad_onnx_pad: %s (%s)", ndpad_status_string(st), ndpad_last_error());
+    if (st != NDPAD_OK)
+        fail_msg("ndpad_onnx_pad: %s (%s)", ndpad_status_string(st), ndpad_last_error());
     return out;
 }
 
@@ -40,8 +42,8 @@ static void onnx_negative_axis_counts_from_the_back(void **state)
     const char *const modes[] = {"constant", "edge", "reflect", "wrap"};
     for (int m = 0; m < 4; m++) {
         int64_t c1, c2;
-        test_check_onnx("axes {-1}", 3, shape, 4, pads, 2, last, 1, modes[m], NULL,
-                        data_1_to_24, NULL, NULL);
+        test_check_onnx("axes {-1}", 3, shape, 4, pads, 2, last, 1, modes[m], NULL, data_1_to_24,
+                        NULL, NULL);
         int32_t *a = onnx_run(3, shape, pads, 2, last, 1, modes[m], data_1_to_24, &c1);
         int32_t *b = onnx_run(3, shape, pads, 2, two, 1, modes[m], data_1_to_24, &c2);
         assert_int_equal(c1, c2);
@@ -83,8 +85,8 @@ static void onnx_axes_in_any_order_apply_pads_by_position(void **state)
     assert_int_equal(ca, cc);
     assert_memory_equal(a, b, (size_t)ca * 4);
     assert_memory_equal(a, c, (size_t)ca * 4);
-    test_check_onnx("axes {2, 0}", 3, shape, 4, pads_a, 4, axes_a, 2, "reflect", NULL,
-                    data_1_to_24, NULL, c);
+    test_check_onnx("axes {2, 0}", 3, shape, 4, pads_a, 4, axes_a, 2, "reflect", NULL, data_1_to_24,
+                    NULL, c);
     free(a);
     free(b);
     free(c);
@@ -137,8 +139,8 @@ static void onnx_reflect_on_one_element_axis_gives_the_element(void **state)
     (void)state;
     const int64_t shape[2] = {1, 3}, pads[4] = {2, 0, 1, 0}, out_shape[2] = {4, 3};
     const int32_t expected[12] = {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
-    test_check_onnx("reflect d = 1", 2, shape, 4, pads, 4, NULL, 0, "reflect", NULL,
-                    data_1_to_24, out_shape, expected);
+    test_check_onnx("reflect d = 1", 2, shape, 4, pads, 4, NULL, 0, "reflect", NULL, data_1_to_24,
+                    out_shape, expected);
 }
 
 static void onnx_rank_0_copies_one_element(void **state)
@@ -159,8 +161,8 @@ static void onnx_empty_axes_list_copies_the_tensor(void **state)
 {
     (void)state;
     const int64_t shape[2] = {2, 3}, axes[1] = {0}, out_shape[2] = {2, 3};
-    test_check_onnx("axes {} on 2x3", 2, shape, 4, NULL, 0, axes, 0, "reflect", NULL,
-                    data_1_to_24, out_shape, data_1_to_24);
+    test_check_onnx("axes {} on 2x3", 2, shape, 4, NULL, 0, axes, 0, "reflect", NULL, data_1_to_24,
+                    out_shape, data_1_to_24);
 }
 
 static void onnx_crop_only_is_the_same_in_every_mode(void **state)
@@ -193,8 +195,8 @@ static void onnx_crop_to_nothing_then_edge_pad_is_empty_axis(void **state)
     const int64_t shape[2] = {3, 2}, pads[4] = {-3, 0, 2, 1};
     int32_t out[64];
     memset(out, TEST_SENTINEL, sizeof out);
-    assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, "edge", NULL, data_1_to_24,
-                                    out), NDPAD_ERR_EMPTY_AXIS);
+    assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, "edge", NULL, data_1_to_24, out),
+                     NDPAD_ERR_EMPTY_AXIS);
     assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
 }
 
@@ -207,9 +209,11 @@ static void onnx_constant_value_is_ignored_by_other_modes(void **state)
     for (int m = 0; m < 3; m++) {
         int32_t a[20], b[20];
         assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, modes[m], &value,
-                                        data_1_to_24, a), NDPAD_OK);
-        assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, modes[m], NULL,
-                                        data_1_to_24, b), NDPAD_OK);
+                                        data_1_to_24, a),
+                         NDPAD_OK);
+        assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, modes[m], NULL, data_1_to_24,
+                                        b),
+                         NDPAD_OK);
         assert_memory_equal(a, b, sizeof a);
         for (int i = 0; i < 20; i++) assert_int_not_equal(a[i], value);
     }
@@ -226,8 +230,9 @@ static void onnx_translated_problem_runs_through_a_plan(void **state)
     assert_int_equal(ndpad_output_shape(&onnx->problem, out_shape), NDPAD_OK);
     const int64_t count = test_count(3, out_shape);
     int32_t *expected = test_xmalloc((size_t)count * 4), *got = test_xmalloc((size_t)count * 4);
-    assert_int_equal(ndpad_ref_onnx_pad(3, shape, 4, pads, 6, NULL, 0, "wrap", NULL,
-                                        data_1_to_24, expected), NDPAD_OK);
+    assert_int_equal(ndpad_ref_onnx_pad(3, shape, 4, pads, 6, NULL, 0, "wrap", NULL, data_1_to_24,
+                                        expected),
+                     NDPAD_OK);
     ndpad_plan *plan = NULL;
     assert_int_equal(ndpad_plan_create(&onnx->problem, NULL, &plan), NDPAD_OK);
     free(onnx); /* the plan keeps what it needs */
@@ -282,9 +287,11 @@ static void onnx_random_crop_then_pad_vs_reference(void **state)
         for (int64_t i = 0; i < num_axes; i++) {
             const int64_t d = shape[use_axes ? order[i] : i];
             /* crops never deeper than the extent: begin and end crops together <= d */
-            int64_t b = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, d) : test_rng_range(&r, 0, 12);
+            int64_t b =
+                test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, d) : test_rng_range(&r, 0, 12);
             const int64_t left = d + (b < 0 ? b : 0);
-            int64_t e = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, left) : test_rng_range(&r, 0, 12);
+            int64_t e = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, left)
+                                                  : test_rng_range(&r, 0, 12);
             pads[i] = b;
             pads[num_axes + i] = e;
         }
@@ -308,9 +315,9 @@ static void onnx_random_crop_then_pad_vs_reference(void **state)
             rejected++;
             unsigned char out[256];
             memset(out, TEST_SENTINEL, sizeof out);
-            const ndpad_status st = ndpad_onnx_pad(rank, shape, es, pads, 2 * num_axes,
-                                                   use_axes ? axes : NULL, num_axes, mode,
-                                                   constant_value, in, out);
+            const ndpad_status st =
+                ndpad_onnx_pad(rank, shape, es, pads, 2 * num_axes, use_axes ? axes : NULL,
+                               num_axes, mode, constant_value, in, out);
             if (st != verdict.status) {
                 char line[1024];
                 ndpad_ref_format_onnx(line, sizeof line, rank, shape, es, pads, 2 * num_axes,

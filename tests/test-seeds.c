@@ -29,74 +29,48 @@ static const int64_t data_3x4[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 static const int64_t data_3x3[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
 
 /* OpenVINO Pad-1 (000) and Pad-12 (003, 001): pads_begin [0, 1], pads_end [2, 3] */
-static const int64_t positive_constant[5 * 8] = {
-    0, 1, 2,  3,  4,  0, 0, 0,
-    0, 5, 6,  7,  8,  0, 0, 0,
-    0, 9, 10, 11, 12, 0, 0, 0,
-    0, 0, 0,  0,  0,  0, 0, 0,
-    0, 0, 0,  0,  0,  0, 0, 0};
-static const int64_t positive_edge[5 * 8] = {
-    1, 1, 2,  3,  4,  4,  4,  4,
-    5, 5, 6,  7,  8,  8,  8,  8,
-    9, 9, 10, 11, 12, 12, 12, 12,
-    9, 9, 10, 11, 12, 12, 12, 12,
-    9, 9, 10, 11, 12, 12, 12, 12};
-static const int64_t positive_reflect[5 * 8] = {
-    2,  1, 2,  3,  4,  3,  2,  1,
-    6,  5, 6,  7,  8,  7,  6,  5,
-    10, 9, 10, 11, 12, 11, 10, 9,
-    6,  5, 6,  7,  8,  7,  6,  5,
-    2,  1, 2,  3,  4,  3,  2,  1};
-static const int64_t positive_symmetric[5 * 8] = {
-    1, 1, 2,  3,  4,  4,  3,  2,
-    5, 5, 6,  7,  8,  8,  7,  6,
-    9, 9, 10, 11, 12, 12, 11, 10,
-    9, 9, 10, 11, 12, 12, 11, 10,
-    5, 5, 6,  7,  8,  8,  7,  6};
+static const int64_t positive_constant[5 * 8] = {0, 1, 2, 3, 4,  0,  0,  0, 0, 5, 6, 7, 8, 0,
+                                                 0, 0, 0, 9, 10, 11, 12, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0, 0, 0,  0,  0,  0, 0, 0, 0, 0};
+static const int64_t positive_edge[5 * 8] = {1,  1,  2,  3,  4,  4,  4,  4,  5,  5,  6,  7, 8,  8,
+                                             8,  8,  9,  9,  10, 11, 12, 12, 12, 12, 9,  9, 10, 11,
+                                             12, 12, 12, 12, 9,  9,  10, 11, 12, 12, 12, 12};
+static const int64_t positive_reflect[5 * 8] = {2, 1, 2,  3, 4,  3,  2,  1,  6,  5, 6, 7, 8, 7,
+                                                6, 5, 10, 9, 10, 11, 12, 11, 10, 9, 6, 5, 6, 7,
+                                                8, 7, 6,  5, 2,  1,  2,  3,  4,  3, 2, 1};
+static const int64_t positive_symmetric[5 * 8] = {1,  1,  2,  3,  4, 4, 3,  2,  5,  5,
+                                                  6,  7,  8,  8,  7, 6, 9,  9,  10, 11,
+                                                  12, 12, 11, 10, 9, 9, 10, 11, 12, 12,
+                                                  11, 10, 5,  5,  6, 7, 8,  8,  7,  6};
 
 /* Pad-12 (003): pads_begin [-1, -1], pads_end [-1, -1], every mode */
 static const int64_t negative_all_modes[1 * 2] = {6, 7};
 
 /* Pad-12 (003): pads_begin [2, -1], pads_end [-1, 3] */
-static const int64_t mixed_constant[4 * 6] = {
-    0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0,
-    2, 3, 4, 0, 0, 0,
-    6, 7, 8, 0, 0, 0};
-static const int64_t mixed_edge[4 * 6] = {
-    2, 3, 4, 4, 4, 4,
-    2, 3, 4, 4, 4, 4,
-    2, 3, 4, 4, 4, 4,
-    6, 7, 8, 8, 8, 8};
-static const int64_t mixed_reflect[4 * 6] = {
-    10, 11, 12, 11, 10, 9,
-    6,  7,  8,  7,  6,  5,
-    2,  3,  4,  3,  2,  1,
-    6,  7,  8,  7,  6,  5};
-static const int64_t mixed_symmetric[4 * 6] = {
-    6, 7, 8, 8, 7, 6,
-    2, 3, 4, 4, 3, 2,
-    2, 3, 4, 4, 3, 2,
-    6, 7, 8, 8, 7, 6};
+static const int64_t mixed_constant[4 * 6] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0};
+static const int64_t mixed_edge[4 * 6] = {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4,
+                                          2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8};
+static const int64_t mixed_reflect[4 * 6] = {10, 11, 12, 11, 10, 9, 6, 7, 8, 7, 6, 5,
+                                             2,  3,  4,  3,  2,  1, 6, 7, 8, 7, 6, 5};
+static const int64_t mixed_symmetric[4 * 6] = {6, 7, 8, 8, 7, 6, 2, 3, 4, 4, 3, 2,
+                                               2, 3, 4, 4, 3, 2, 6, 7, 8, 8, 7, 6};
 
 /* nGraph (002): 3x3, interior (1,2), below (1,2), above (1,0), value 42 -> 7x9 */
-static const int64_t ngraph_interior[7 * 9] = {
-    42, 42, 42, 42, 42, 42, 42, 42, 42,
-    42, 42, 1,  42, 42, 2,  42, 42, 3,
-    42, 42, 42, 42, 42, 42, 42, 42, 42,
-    42, 42, 4,  42, 42, 5,  42, 42, 6,
-    42, 42, 42, 42, 42, 42, 42, 42, 42,
-    42, 42, 7,  42, 42, 8,  42, 42, 9,
-    42, 42, 42, 42, 42, 42, 42, 42, 42};
+static const int64_t ngraph_interior[7 * 9] = {42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 1,  42,
+                                               42, 2,  42, 42, 3,  42, 42, 42, 42, 42, 42, 42, 42,
+                                               42, 42, 42, 4,  42, 42, 5,  42, 42, 6,  42, 42, 42,
+                                               42, 42, 42, 42, 42, 42, 42, 42, 7,  42, 42, 8,  42,
+                                               42, 9,  42, 42, 42, 42, 42, 42, 42, 42, 42};
 
 typedef struct int_example {
-    const char    *name;
-    int32_t        mode;
-    int64_t        shape[2], pads_begin[2], pads_end[2], interior[2];
-    bool           has_interior;
-    bool           has_pad_value;
-    int64_t        pad_value;
-    int64_t        out_shape[2];
+    const char *name;
+    int32_t mode;
+    int64_t shape[2], pads_begin[2], pads_end[2], interior[2];
+    bool has_interior;
+    bool has_pad_value;
+    int64_t pad_value;
+    int64_t out_shape[2];
     const int64_t *data;
     const int64_t *expected;
 } int_example;
@@ -124,15 +98,25 @@ static const int_example int_examples[] = {
      mixed_reflect},
     {"openvino_pad12_mixed_pads_symmetric_border_from_whole_input", NDPAD_SYMMETRIC, MIXED,
      mixed_symmetric},
-    {"ngraph_interior_1_2_below_1_2_above_1_0_value_42", NDPAD_CONSTANT, {3, 3}, {1, 2},
-     {1, 0}, {1, 2}, true, true, 42, {7, 9}, data_3x3, ngraph_interior},
+    {"ngraph_interior_1_2_below_1_2_above_1_0_value_42",
+     NDPAD_CONSTANT,
+     {3, 3},
+     {1, 2},
+     {1, 0},
+     {1, 2},
+     true,
+     true,
+     42,
+     {7, 9},
+     data_3x3,
+     ngraph_interior},
 };
 #define INT_EXAMPLES (sizeof(int_examples) / sizeof(int_examples[0]))
 
 /* One example at one element size: int32 is the spec's type, the others exercise sizes. */
 typedef struct int_run {
     const int_example *example;
-    size_t             elem_size;
+    size_t elem_size;
 } int_run;
 
 static void run_int_example(void **state)
@@ -149,11 +133,14 @@ static void run_int_example(void **state)
     test_int_elements(ex->expected, out_count, es, expected);
     test_int_element(ex->pad_value, es, pad_value);
 
-    const ndpad_problem p = {
-        .rank = 2, .mode = ex->mode, .elem_size = es, .shape = ex->shape,
-        .pads_begin = ex->pads_begin, .pads_end = ex->pads_end,
-        .interior = ex->has_interior ? ex->interior : NULL,
-        .pad_value = ex->has_pad_value ? pad_value : NULL};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = ex->mode,
+                             .elem_size = es,
+                             .shape = ex->shape,
+                             .pads_begin = ex->pads_begin,
+                             .pads_end = ex->pads_end,
+                             .interior = ex->has_interior ? ex->interior : NULL,
+                             .pad_value = ex->has_pad_value ? pad_value : NULL};
     test_check_core(ex->name, &p, in, ex->out_shape, expected);
 
     /* An explicit zero pad value is the same as none. */
@@ -175,30 +162,18 @@ static void run_int_example(void **state)
 
 /* EDGE: rows clamp(j) = 0,0,0,1; cols 0,1,2,2,2,2 -- the same as Pad-12: an edge border
  * only ever reads the element at its own side, which a crop on the other side keeps. */
-static const int64_t onnx_mixed_edge[4 * 6] = {
-    2, 3, 4, 4, 4, 4,
-    2, 3, 4, 4, 4, 4,
-    2, 3, 4, 4, 4, 4,
-    6, 7, 8, 8, 8, 8};
+static const int64_t onnx_mixed_edge[4 * 6] = {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4,
+                                               2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8};
 /* REFLECT: rows (P = 2) 0,1,0,1; cols (P = 4) 0,1,2,1,0,1 */
-static const int64_t onnx_mixed_reflect[4 * 6] = {
-    2, 3, 4, 3, 2, 3,
-    6, 7, 8, 7, 6, 7,
-    2, 3, 4, 3, 2, 3,
-    6, 7, 8, 7, 6, 7};
+static const int64_t onnx_mixed_reflect[4 * 6] = {2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7,
+                                                  2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7};
 /* WRAP: rows 0,1,0,1; cols 0,1,2,0,1,2 */
-static const int64_t onnx_mixed_wrap[4 * 6] = {
-    2, 3, 4, 2, 3, 4,
-    6, 7, 8, 6, 7, 8,
-    2, 3, 4, 2, 3, 4,
-    6, 7, 8, 6, 7, 8};
+static const int64_t onnx_mixed_wrap[4 * 6] = {2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8,
+                                               2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8};
 /* The core (Pad-12 style) WRAP of the same pads takes its border from the whole input:
  * rows (d = 3, j = -2..1) 1,2,0,1; cols (d = 4, j = 1..6) 1,2,3,0,1,2. */
-static const int64_t core_mixed_wrap[4 * 6] = {
-    6,  7,  8,  5, 6,  7,
-    10, 11, 12, 9, 10, 11,
-    2,  3,  4,  1, 2,  3,
-    6,  7,  8,  5, 6,  7};
+static const int64_t core_mixed_wrap[4 * 6] = {6, 7, 8, 5, 6, 7, 10, 11, 12, 9, 10, 11,
+                                               2, 3, 4, 1, 2, 3, 6,  7,  8,  5, 6,  7};
 
 static void onnx_mixed_pads_crop_first_differs_from_pad12(void **state)
 {
@@ -209,11 +184,11 @@ static void onnx_mixed_pads_crop_first_differs_from_pad12(void **state)
     test_int_elements(data_3x4, 12, 4, in);
 
     static const struct {
-        const char    *mode_string;
-        int32_t        mode;
+        const char *mode_string;
+        int32_t mode;
         const int64_t *onnx_expected;
         const int64_t *core_expected;
-        bool           differ;
+        bool differ;
     } cases[] = {
         {"constant", NDPAD_CONSTANT, mixed_constant, mixed_constant, false},
         {"edge", NDPAD_EDGE, onnx_mixed_edge, mixed_edge, false},
@@ -225,14 +200,19 @@ static void onnx_mixed_pads_crop_first_differs_from_pad12(void **state)
         test_int_elements(cases[c].onnx_expected, 24, 4, onnx_expected);
         test_int_elements(cases[c].core_expected, 24, 4, core_expected);
 
-        test_check_onnx(cases[c].mode_string, 2, shape, 4, pads, 4, NULL, 0,
-                        cases[c].mode_string, NULL, in, out_shape, onnx_expected);
-        const ndpad_problem p = {.rank = 2, .mode = cases[c].mode, .elem_size = 4,
-                                 .shape = shape, .pads_begin = pb, .pads_end = pe};
+        test_check_onnx(cases[c].mode_string, 2, shape, 4, pads, 4, NULL, 0, cases[c].mode_string,
+                        NULL, in, out_shape, onnx_expected);
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = cases[c].mode,
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         test_check_core(cases[c].mode_string, &p, in, out_shape, core_expected);
 
-        assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, cases[c].mode_string,
-                                        NULL, in, onnx_out), NDPAD_OK);
+        assert_int_equal(ndpad_onnx_pad(2, shape, 4, pads, 4, NULL, 0, cases[c].mode_string, NULL,
+                                        in, onnx_out),
+                         NDPAD_OK);
         assert_int_equal(ndpad_pad(&p, in, core_out), NDPAD_OK);
         const bool differ = memcmp(onnx_out, core_out, sizeof onnx_out) != 0;
         if (differ != cases[c].differ)
@@ -250,8 +230,8 @@ static void onnx_mixed_pads_translation_is_crop_offset_and_dense_strides(void **
     (void)state;
     const int64_t shape[2] = {3, 4}, pads[4] = {2, -1, -1, 3};
     ndpad_onnx_problem *onnx = test_xmalloc(sizeof(*onnx));
-    assert_int_equal(ndpad_onnx_problem_init(onnx, 2, shape, 4, pads, 4, NULL, 0, "reflect",
-                                             NULL), NDPAD_OK);
+    assert_int_equal(ndpad_onnx_problem_init(onnx, 2, shape, 4, pads, 4, NULL, 0, "reflect", NULL),
+                     NDPAD_OK);
     const ndpad_problem *p = &onnx->problem;
     assert_int_equal(p->rank, 2);
     assert_int_equal(p->mode, NDPAD_REFLECT);
@@ -278,18 +258,21 @@ static const float onnx_data[6] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f};
 static const int64_t onnx_shape[2] = {3, 2}, onnx_pads[4] = {0, 2, 0, 0};
 static const int64_t onnx_out_shape[2] = {3, 4};
 
-static void check_onnx_example(const char *mode, const float *constant_value,
-                               const float *expected)
+static void check_onnx_example(const char *mode, const float *constant_value, const float *expected)
 {
-    test_check_onnx(mode, 2, onnx_shape, sizeof(float), onnx_pads, 4, NULL, 0, mode,
-                    constant_value, onnx_data, onnx_out_shape, expected);
+    test_check_onnx(mode, 2, onnx_shape, sizeof(float), onnx_pads, 4, NULL, 0, mode, constant_value,
+                    onnx_data, onnx_out_shape, expected);
     /* the same through the core problem (no crops: Pad-12 and ONNX agree) */
     const int64_t pb[2] = {0, 2}, pe[2] = {0, 0};
     const int32_t core_mode = strcmp(mode, "constant") == 0 ? NDPAD_CONSTANT
                               : strcmp(mode, "edge") == 0   ? NDPAD_EDGE
                                                             : NDPAD_REFLECT;
-    const ndpad_problem p = {.rank = 2, .mode = core_mode, .elem_size = sizeof(float),
-                             .shape = onnx_shape, .pads_begin = pb, .pads_end = pe,
+    const ndpad_problem p = {.rank = 2,
+                             .mode = core_mode,
+                             .elem_size = sizeof(float),
+                             .shape = onnx_shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
                              .pad_value = constant_value};
     test_check_core(mode, &p, onnx_data, onnx_out_shape, expected);
 }
@@ -298,27 +281,27 @@ static void onnx_example1_constant_pads_begin_of_axis1(void **state)
 {
     (void)state;
     const float value = 0.0f;
-    const float expected[12] = {0.0f, 0.0f, 1.0f, 1.2f, 0.0f, 0.0f, 2.3f, 3.4f,
-                                0.0f, 0.0f, 4.5f, 5.7f};
+    const float expected[12] = {0.0f, 0.0f, 1.0f, 1.2f, 0.0f, 0.0f,
+                                2.3f, 3.4f, 0.0f, 0.0f, 4.5f, 5.7f};
     check_onnx_example("constant", &value, expected);
     /* mode NULL and constant_value NULL mean "constant" and 0 */
-    test_check_onnx("constant (defaults)", 2, onnx_shape, sizeof(float), onnx_pads, 4, NULL,
-                    0, NULL, NULL, onnx_data, onnx_out_shape, expected);
+    test_check_onnx("constant (defaults)", 2, onnx_shape, sizeof(float), onnx_pads, 4, NULL, 0,
+                    NULL, NULL, onnx_data, onnx_out_shape, expected);
 }
 
 static void onnx_example2_reflect_pad_equals_extent(void **state)
 {
     (void)state;
-    const float expected[12] = {1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f,
-                                4.5f, 5.7f, 4.5f, 5.7f};
+    const float expected[12] = {1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f,
+                                2.3f, 3.4f, 4.5f, 5.7f, 4.5f, 5.7f};
     check_onnx_example("reflect", NULL, expected);
 }
 
 static void onnx_example3_edge(void **state)
 {
     (void)state;
-    const float expected[12] = {1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f,
-                                4.5f, 4.5f, 4.5f, 5.7f};
+    const float expected[12] = {1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f,
+                                2.3f, 3.4f, 4.5f, 4.5f, 4.5f, 5.7f};
     check_onnx_example("edge", NULL, expected);
 }
 
@@ -335,15 +318,15 @@ static void onnx_pad1_example_paddings_are_axis_pairs(void **state)
     /* as (begin, end) pairs per axis: the example's own output */
     const int64_t pairs_as_onnx[4] = {paddings[0], paddings[2], paddings[1], paddings[3]};
     const float value = 0.0f;
-    const float expected[12] = {0.0f, 0.0f, 1.0f, 1.2f, 0.0f, 0.0f, 2.3f, 3.4f,
-                                0.0f, 0.0f, 4.5f, 5.7f};
-    test_check_onnx("Pad-1 paddings as pairs", 2, onnx_shape, sizeof(float), pairs_as_onnx, 4,
-                    NULL, 0, "constant", &value, onnx_data, onnx_out_shape, expected);
+    const float expected[12] = {0.0f, 0.0f, 1.0f, 1.2f, 0.0f, 0.0f,
+                                2.3f, 3.4f, 0.0f, 0.0f, 4.5f, 5.7f};
+    test_check_onnx("Pad-1 paddings as pairs", 2, onnx_shape, sizeof(float), pairs_as_onnx, 4, NULL,
+                    0, "constant", &value, onnx_data, onnx_out_shape, expected);
     /* read literally in the documented format: two rows of zeros after the data */
     const int64_t literal_shape[2] = {5, 2};
     const float literal[10] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f, 0.0f, 0.0f, 0.0f, 0.0f};
-    test_check_onnx("Pad-1 paddings literally", 2, onnx_shape, sizeof(float), paddings, 4,
-                    NULL, 0, "constant", &value, onnx_data, literal_shape, literal);
+    test_check_onnx("Pad-1 paddings literally", 2, onnx_shape, sizeof(float), paddings, 4, NULL, 0,
+                    "constant", &value, onnx_data, literal_shape, literal);
 }
 
 /* ===================================================================================== */
@@ -354,8 +337,7 @@ static void onnx_pad1_example_paddings_are_axis_pairs(void **state)
 static void fill_floats(float *x, size_t count, uint64_t seed)
 {
     test_rng r = test_rng_make(seed, 0);
-    for (size_t i = 0; i < count; i++)
-        x[i] = (float)(test_rng_range(&r, -4000, 4000)) / 16.0f;
+    for (size_t i = 0; i < count; i++) x[i] = (float)(test_rng_range(&r, -4000, 4000)) / 16.0f;
 }
 
 static void fill_int32(int32_t *x, size_t count, uint64_t seed)
@@ -367,8 +349,8 @@ static void fill_int32(int32_t *x, size_t count, uint64_t seed)
 /* Direct 4-D check of a dense output: per axis, `map[k][o]` is the input index of output
  * index o, or -1 for the pad value. */
 static void check_4d_by_maps(const char *what, const int64_t *shape, const int64_t *out_shape,
-                             int64_t *const map[4], const void *in, const void *out,
-                             size_t es, const void *pad_value)
+                             int64_t *const map[4], const void *in, const void *out, size_t es,
+                             const void *pad_value)
 {
     int64_t o[4];
     for (o[0] = 0; o[0] < out_shape[0]; o[0]++)
@@ -416,14 +398,19 @@ static void check_openvino_4d(const char *what, int32_t mode, const int64_t *sha
     float *out = test_xmalloc(out_count * sizeof(float));
     fill_floats(in, in_count, seed);
     const float value = 15.0f;
-    const ndpad_problem p = {.rank = 4, .mode = mode, .elem_size = sizeof(float),
-                             .shape = shape, .pads_begin = pb, .pads_end = pe,
+    const ndpad_problem p = {.rank = 4,
+                             .mode = mode,
+                             .elem_size = sizeof(float),
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
                              .pad_value = mode == NDPAD_CONSTANT ? &value : NULL};
     test_check_core(what, &p, in, out_shape, NULL);
 
     assert_int_equal(ndpad_pad(&p, in, out), NDPAD_OK);
     int64_t *map[4];
-    for (int k = 0; k < 4; k++) map[k] = axis_map(shape[k], pb[k], out_shape[k], mode == NDPAD_EDGE);
+    for (int k = 0; k < 4; k++)
+        map[k] = axis_map(shape[k], pb[k], out_shape[k], mode == NDPAD_EDGE);
     check_4d_by_maps(what, shape, out_shape, map, in, out, sizeof(float), &value);
     for (int k = 0; k < 4; k++) free(map[k]);
     free(in);
@@ -518,8 +505,8 @@ static void onnx_test_constant_pad_axes_1_3(void **state)
     float x[60], y[1 * 3 * 4 * 12];
     const float value = 1.2f;
     fill_floats(x, 60, 6);
-    test_check_onnx("test_constant_pad_axes", 4, shape, 4, pads, 4, axes, 2, "constant",
-                    &value, x, out_shape, NULL);
+    test_check_onnx("test_constant_pad_axes", 4, shape, 4, pads, 4, axes, 2, "constant", &value, x,
+                    out_shape, NULL);
     assert_int_equal(ndpad_onnx_pad(4, shape, 4, pads, 4, axes, 2, "constant", &value, x, y),
                      NDPAD_OK);
     int64_t *map[4];
@@ -534,8 +521,12 @@ static void ngraph_interior_output_shape_is_7x9(void **state)
 {
     (void)state;
     const int64_t shape[2] = {3, 3}, interior[2] = {1, 2}, pb[2] = {1, 2}, pe[2] = {1, 0};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4,
-                             .shape = shape, .pads_begin = pb, .pads_end = pe,
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
                              .interior = interior};
     int64_t out[2] = {0, 0};
     assert_int_equal(ndpad_output_shape(&p, out), NDPAD_OK);
@@ -552,8 +543,12 @@ static void header_example_mixed_reflect_float(void **state)
     const float expected[24] = {10, 11, 12, 11, 10, 9, 6, 7, 8, 7, 6, 5,
                                 2,  3,  4,  3,  2,  1, 6, 7, 8, 7, 6, 5};
     const int64_t out_shape[2] = {4, 6};
-    ndpad_problem p = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = sizeof(float),
-                       .shape = shape, .pads_begin = pb, .pads_end = pe};
+    ndpad_problem p = {.rank = 2,
+                       .mode = NDPAD_REFLECT,
+                       .elem_size = sizeof(float),
+                       .shape = shape,
+                       .pads_begin = pb,
+                       .pads_end = pe};
     test_check_core("ndpad.h example", &p, data, out_shape, expected);
 }
 

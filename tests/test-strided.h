@@ -41,8 +41,10 @@ static inline void test_gather_dense(const ndpad_problem *p, const unsigned char
 {
     const size_t es = p->elem_size;
     int64_t strides[NDPAD_MAX_RANK], index[NDPAD_MAX_RANK] = {0};
-    if (p->in_strides) memcpy(strides, p->in_strides, sizeof(int64_t) * (size_t)p->rank);
-    else ndpad_ref_dense_strides(p->rank, p->shape, strides);
+    if (p->in_strides)
+        memcpy(strides, p->in_strides, sizeof(int64_t) * (size_t)p->rank);
+    else
+        ndpad_ref_dense_strides(p->rank, p->shape, strides);
     const int64_t count = test_count(p->rank, p->shape);
     for (int64_t e = 0; e < count; e++)
         memcpy(dense + e * (int64_t)es,

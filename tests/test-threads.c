@@ -42,10 +42,10 @@ static bool openmp_allowed(void)
 /* ---- a problem with its expected output ------------------------------------------------ */
 
 typedef struct job {
-    ndpad_problem  p;
-    int64_t        shape[3], pb[3], pe[3];
+    ndpad_problem p;
+    int64_t shape[3], pb[3], pe[3];
     unsigned char *in, *expected;
-    size_t         in_bytes, out_bytes;
+    size_t in_bytes, out_bytes;
 } job;
 
 static void job_make(job *j, int32_t mode, size_t es, const int64_t *shape, const int64_t *pb,
@@ -55,8 +55,12 @@ static void job_make(job *j, int32_t mode, size_t es, const int64_t *shape, cons
     memcpy(j->shape, shape, sizeof j->shape);
     memcpy(j->pb, pb, sizeof j->pb);
     memcpy(j->pe, pe, sizeof j->pe);
-    j->p = (ndpad_problem){.rank = 3, .mode = mode, .elem_size = es, .shape = j->shape,
-                           .pads_begin = j->pb, .pads_end = j->pe};
+    j->p = (ndpad_problem){.rank = 3,
+                           .mode = mode,
+                           .elem_size = es,
+                           .shape = j->shape,
+                           .pads_begin = j->pb,
+                           .pads_end = j->pe};
     int64_t n[3];
     if (ndpad_ref_output_shape(&j->p, n) != NDPAD_OK) abort();
     j->in_bytes = (size_t)test_count(3, shape) * es;
@@ -78,8 +82,8 @@ static void job_free(job *j)
 static bool run_and_check(const job *j, const ndpad_plan *plan)
 {
     test_out out = test_out_make(j->out_bytes);
-    const ndpad_status st = plan ? ndpad_execute(plan, j->in, out.body)
-                                 : ndpad_pad(&j->p, j->in, out.body);
+    const ndpad_status st =
+        plan ? ndpad_execute(plan, j->in, out.body) : ndpad_pad(&j->p, j->in, out.body);
     bool ok = st == NDPAD_OK && memcmp(out.body, j->expected, j->out_bytes) == 0 &&
               test_all_bytes_are(out.alloc, TEST_GUARD, TEST_SENTINEL) &&
               test_all_bytes_are(out.body + j->out_bytes, TEST_GUARD, TEST_SENTINEL);
@@ -129,22 +133,23 @@ static void first_calls_of_the_process_from_8_threads(void **state)
 
 typedef struct shared_run {
     const ndpad_plan *plan;
-    job               jobs[EXECUTORS]; /* same problem, different input per executor */
-    atomic_bool       stop;
-    atomic_int        failures;
-    atomic_long       churned;
+    job jobs[EXECUTORS]; /* same problem, different input per executor */
+    atomic_bool stop;
+    atomic_int failures;
+    atomic_long churned;
 } shared_run;
 
 typedef struct executor_arg {
     shared_run *run;
-    int         id;
+    int id;
 } executor_arg;
 
 static void *execute_shared(void *arg)
 {
     executor_arg *a = (executor_arg *)arg;
     for (int i = 0; i < ITERATIONS; i++)
-        if (!run_and_check(&a->run->jobs[a->id], a->run->plan)) atomic_fetch_add(&a->run->failures, 1);
+        if (!run_and_check(&a->run->jobs[a->id], a->run->plan))
+            atomic_fetch_add(&a->run->failures, 1);
     return NULL;
 }
 
@@ -279,7 +284,7 @@ static int os_threads(void)
 /* samples the process's thread count until told to stop; keeps the highest */
 typedef struct watcher {
     atomic_bool stop;
-    atomic_int  peak;
+    atomic_int peak;
 } watcher;
 
 static void *watch_threads(void *arg)
@@ -335,8 +340,8 @@ static void calls_inside_an_omp_region_start_no_nested_team(void **state)
     omp_set_max_active_levels(saved_levels);
     assert_int_equal(failures, 0);
     if (atomic_load(&w.peak) > before)
-        fail_msg("the process went from %d to %d threads: a nested team was started\n%s",
-                 before, atomic_load(&w.peak), text);
+        fail_msg("the process went from %d to %d threads: a nested team was started\n%s", before,
+                 atomic_load(&w.peak), text);
     /* and outside a region the plan does use its team (the test would otherwise prove
      * nothing): the same plan, from the main thread */
     assert_true(run_and_check(&j, plan));

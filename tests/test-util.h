@@ -98,8 +98,8 @@ static inline void test_print_difference(FILE *f, const void *expected, const vo
     size_t count = 0;
     for (size_t i = 0; i < size; i++)
         count += ((const unsigned char *)expected)[i] != ((const unsigned char *)actual)[i];
-    fprintf(f, "  %zu byte(s) differ; first at byte %td (offset %td from element [0..0])\n",
-            count, first, first - origin);
+    fprintf(f, "  %zu byte(s) differ; first at byte %td (offset %td from element [0..0])\n", count,
+            first, first - origin);
     const ptrdiff_t from = first >= 8 ? first - 8 : 0;
     const ptrdiff_t to = (size_t)(first + 24) < size ? first + 24 : (ptrdiff_t)size;
     fprintf(f, "  expected:");
@@ -117,11 +117,30 @@ static inline void test_print_difference(FILE *f, const void *expected, const vo
 static inline void test_int_element(int64_t v, size_t elem_size, void *dst)
 {
     switch (elem_size) {
-    case 1: { const int8_t x = (int8_t)v; memcpy(dst, &x, 1); break; }
-    case 2: { const int16_t x = (int16_t)v; memcpy(dst, &x, 2); break; }
-    case 4: { const int32_t x = (int32_t)v; memcpy(dst, &x, 4); break; }
-    case 8: { memcpy(dst, &v, 8); break; }
-    case 16: { const int64_t x[2] = {v, -1000003 * v}; memcpy(dst, x, 16); break; }
+    case 1: {
+        const int8_t x = (int8_t)v;
+        memcpy(dst, &x, 1);
+        break;
+    }
+    case 2: {
+        const int16_t x = (int16_t)v;
+        memcpy(dst, &x, 2);
+        break;
+    }
+    case 4: {
+        const int32_t x = (int32_t)v;
+        memcpy(dst, &x, 4);
+        break;
+    }
+    case 8: {
+        memcpy(dst, &v, 8);
+        break;
+    }
+    case 16: {
+        const int64_t x[2] = {v, -1000003 * v};
+        memcpy(dst, x, 16);
+        break;
+    }
     default: abort();
     }
 }

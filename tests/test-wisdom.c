@@ -81,14 +81,18 @@ static int teardown(void **state)
 
 typedef struct shape4 {
     int32_t rank, mode;
-    size_t  esize;
+    size_t esize;
     int64_t shape[4], pb[4], pe[4];
 } shape4;
 
 static ndpad_problem problem_of(const shape4 *s)
 {
-    ndpad_problem p = {.rank = s->rank, .mode = s->mode, .elem_size = s->esize,
-                       .shape = s->shape, .pads_begin = s->pb, .pads_end = s->pe};
+    ndpad_problem p = {.rank = s->rank,
+                       .mode = s->mode,
+                       .elem_size = s->esize,
+                       .shape = s->shape,
+                       .pads_begin = s->pb,
+                       .pads_end = s->pe};
     return p;
 }
 
@@ -158,7 +162,8 @@ static void round_trip_string_and_file(void **state)
     char head[1024], text[4096], line[512];
     header(head, sizeof(head));
     assert_true(strncmp(head, "ndpad-wisdom 2\nmachine ", 23) == 0);
-    snprintf(line, sizeof(line), "class mode=edge esize=4 rank=3 out=20 row=8 isa=scalar "
+    snprintf(line, sizeof(line),
+             "class mode=edge esize=4 rank=3 out=20 row=8 isa=scalar "
              "nthr=3 tile_rows=12 tile_cols=66 threads=2 stream=1 gbps=3.500\n");
     snprintf(text, sizeof(text), "%s%s", head, line);
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
@@ -195,8 +200,10 @@ static void plan_with_cache_uses_cached_tile(void **state)
 
     char head[1024], text[2048];
     header(head, sizeof(head));
-    snprintf(text, sizeof(text), "%sclass %s tile_rows=7 tile_cols=30 threads=1 stream=0 "
-             "gbps=1.000\n", head, key);
+    snprintf(text, sizeof(text),
+             "%sclass %s tile_rows=7 tile_cols=30 threads=1 stream=0 "
+             "gbps=1.000\n",
+             head, key);
     ndpad_wisdom_forget();
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
 
@@ -228,7 +235,8 @@ static void plan_with_cache_uses_cached_tile(void **state)
     assert_int_equal(ndpad_output_shape(&p, out_shape), NDPAD_OK);
     const int64_t out_count = test_count(4, out_shape);
     unsigned char *in = test_xmalloc((size_t)in_count * 4);
-    unsigned char *a = test_xmalloc((size_t)out_count * 4), *b = test_xmalloc((size_t)out_count * 4);
+    unsigned char *a = test_xmalloc((size_t)out_count * 4),
+                  *b = test_xmalloc((size_t)out_count * 4);
     unsigned char *ref = test_xmalloc((size_t)out_count * 4);
     test_rng r = test_rng_make(1, 2);
     test_rng_bytes(&r, in, (size_t)in_count * 4);
@@ -251,8 +259,10 @@ static void lazy_load_from_default_location(void **state)
     char tiles[256], key[256], source[32], head[1024], text[2048];
     describe_parts(heuristic, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
     header(head, sizeof(head));
-    snprintf(text, sizeof(text), "%s# a comment\n\nclass %s tile_rows=5 tile_cols=66 threads=1 "
-             "stream=0 gbps=1.000\n", head, key);
+    snprintf(text, sizeof(text),
+             "%s# a comment\n\nclass %s tile_rows=5 tile_cols=66 threads=1 "
+             "stream=0 gbps=1.000\n",
+             head, key);
     snprintf(path, sizeof(path), "%s/wisdom", dir);
     setenv("NDPAD_WISDOM", path, 1);
     write_text(path, text, strlen(text));
@@ -321,11 +331,15 @@ static void bad_files_are_ignored_with_one_warning(void **state)
     describe_parts(h, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
     ndpad_plan_destroy(h);
     header(head, sizeof(head));
-    snprintf(good, sizeof(good), "%sclass %s tile_rows=5 tile_cols=66 threads=1 stream=0 "
-             "gbps=1.000\n", head, key);
+    snprintf(good, sizeof(good),
+             "%sclass %s tile_rows=5 tile_cols=66 threads=1 stream=0 "
+             "gbps=1.000\n",
+             head, key);
 
     expect_ignored("", 0, "truncated or corrupt");
-    expect_ignored("\x7f" "ELF\x01\x02\0\0garbage", 14, "not ndpad wisdom");
+    expect_ignored("\x7f"
+                   "ELF\x01\x02\0\0garbage",
+                   14, "not ndpad wisdom");
     static const char other_version[] = "ndpad-wisdom 99\nmachine x\n";
     char version1[1024]; /* this machine, but the format before nthr joined the key */
     snprintf(version1, sizeof(version1), "ndpad-wisdom 1\n%s", strchr(head, '\n') + 1);
@@ -337,7 +351,8 @@ static void bad_files_are_ignored_with_one_warning(void **state)
     expect_ignored(good, strlen(head) - 10, "truncated or corrupt");
     expect_ignored(good, strlen(good) - 12, "skipped 1");
     /* Corrupt class lines: bad values, unknown names, overlong lines, binary. */
-    snprintf(text, sizeof(text), "%sclass mode=edge esize=4\nclass %s tile_rows=-5 tile_cols=66 "
+    snprintf(text, sizeof(text),
+             "%sclass mode=edge esize=4\nclass %s tile_rows=-5 tile_cols=66 "
              "threads=1 stream=0 gbps=1.0\nclass %s tile_rows=5 tile_cols=66 threads=1 stream=7 "
              "gbps=1.0\nclass mode=bogus esize=4 rank=3 out=20 row=8 isa=avx2 nthr=1 tile_rows=1 "
              "tile_cols=1 threads=1 stream=0 gbps=1.0\n%0600d\n\x01\x02\x03\n"
@@ -395,9 +410,11 @@ static void concurrent_writers_lose_nothing(void **state)
             for (int c = 0; c < CLASSES; c++) {
                 char text[2048];
                 ndpad_wisdom_forget();
-                snprintf(text, sizeof(text), "%sclass mode=constant esize=%d rank=2 out=%d "
+                snprintf(text, sizeof(text),
+                         "%sclass mode=constant esize=%d rank=2 out=%d "
                          "row=9 isa=scalar nthr=1 tile_rows=%d tile_cols=8 threads=1 stream=0 "
-                         "gbps=1.0\n", head, w + 1, c + 10, c + 1);
+                         "gbps=1.0\n",
+                         head, w + 1, c + 10, c + 1);
                 if (!ndpad_wisdom_import_string(text)) _exit(2);
                 if (!ndpad_wisdom_export_file(path)) _exit(3);
             }
@@ -418,8 +435,10 @@ static void concurrent_writers_lose_nothing(void **state)
     for (int w = 0; w < WRITERS; w++)
         for (int c = 0; c < CLASSES; c++) {
             char needle[256];
-            snprintf(needle, sizeof(needle), "class mode=constant esize=%d rank=2 out=%d row=9 "
-                     "isa=scalar nthr=1 tile_rows=%d ", w + 1, c + 10, c + 1);
+            snprintf(needle, sizeof(needle),
+                     "class mode=constant esize=%d rank=2 out=%d row=9 "
+                     "isa=scalar nthr=1 tile_rows=%d ",
+                     w + 1, c + 10, c + 1);
             if (!test_contains(out, needle)) fail_msg("lost: %s", needle);
         }
     free(out);
@@ -480,8 +499,10 @@ static void import_entry_for(const shape4 *shape, int32_t threads, int team)
     describe_parts(h, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
     ndpad_plan_destroy(h);
     header(head, sizeof(head));
-    snprintf(text, sizeof(text), "%sclass %s tile_rows=7 tile_cols=30 threads=%d stream=0 "
-             "gbps=1.000\n", head, key, team);
+    snprintf(text, sizeof(text),
+             "%sclass %s tile_rows=7 tile_cols=30 threads=%d stream=0 "
+             "gbps=1.000\n",
+             head, key, team);
     ndpad_wisdom_forget();
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
 }
@@ -665,12 +686,12 @@ static void candidate_tiles_match_reference(void **state)
             memset(out, TEST_SENTINEL, out_bytes + 2 * TEST_GUARD);
             assert_int_equal(ndpad_execute(plan, in, out + TEST_GUARD), NDPAD_OK);
             if (memcmp(out + TEST_GUARD, ref, out_bytes) != 0)
-                fail_msg("problem %zu, tile %lldx%lld/%d stream %d differs from the reference",
-                         k, (long long)cands[c].rows, (long long)cands[c].cols,
-                         (int)cands[c].threads, (int)cands[c].stream);
+                fail_msg("problem %zu, tile %lldx%lld/%d stream %d differs from the reference", k,
+                         (long long)cands[c].rows, (long long)cands[c].cols, (int)cands[c].threads,
+                         (int)cands[c].stream);
             assert_true(test_all_bytes_are(out, TEST_GUARD, TEST_SENTINEL));
-            assert_true(test_all_bytes_are(out + TEST_GUARD + out_bytes, TEST_GUARD,
-                                           TEST_SENTINEL));
+            assert_true(
+                test_all_bytes_are(out + TEST_GUARD + out_bytes, TEST_GUARD, TEST_SENTINEL));
             tried++;
         }
         /* Tiny outputs never get a thread team. */

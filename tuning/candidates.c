@@ -7,7 +7,6 @@
 
 #include "tune.h"
 
-
 static void set4(int64_t *dst, int64_t a, int64_t b, int64_t c, int64_t d)
 {
     dst[0] = a, dst[1] = b, dst[2] = c, dst[3] = d;
@@ -16,15 +15,15 @@ static void set4(int64_t *dst, int64_t a, int64_t b, int64_t c, int64_t d)
 int tune_standard_problems(tune_problem *out, int cap)
 {
     int n = 0;
-#define ADD(label, m, s0, s1, s2, s3, b0, b1, b2, b3, e0, e1, e2, e3)                        \
-    if (n < cap) {                                                                       \
-        tune_problem *p = &out[n++];                                                     \
-        memset(p, 0, sizeof(*p));                                                        \
-        snprintf(p->name, sizeof(p->name), "%s", label);                                 \
-        p->rank = 4, p->mode = m, p->esize = 4;                                          \
-        set4(p->shape, s0, s1, s2, s3);                                                  \
-        set4(p->pads_begin, b0, b1, b2, b3);                                             \
-        set4(p->pads_end, e0, e1, e2, e3);                                               \
+#define ADD(label, m, s0, s1, s2, s3, b0, b1, b2, b3, e0, e1, e2, e3)                              \
+    if (n < cap) {                                                                                 \
+        tune_problem *p = &out[n++];                                                               \
+        memset(p, 0, sizeof(*p));                                                                  \
+        snprintf(p->name, sizeof(p->name), "%s", label);                                           \
+        p->rank = 4, p->mode = m, p->esize = 4;                                                    \
+        set4(p->shape, s0, s1, s2, s3);                                                            \
+        set4(p->pads_begin, b0, b1, b2, b3);                                                       \
+        set4(p->pads_end, e0, e1, e2, e3);                                                         \
     }
     ADD("conv-constant", NDPAD_CONSTANT, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
     ADD("conv-edge", NDPAD_EDGE, 1, 64, 256, 256, 0, 0, 1, 1, 0, 0, 1, 1);
@@ -54,8 +53,10 @@ static int parse_list(const char *s, size_t len, int64_t *dst)
         if (end == num || *end != '\0') return -1;
         dst[n++] = v;
         s += k, len -= k;
-        if (len > 0 && *s == ',') s++, len--;
-        else if (len > 0) return -1;
+        if (len > 0 && *s == ',')
+            s++, len--;
+        else if (len > 0)
+            return -1;
     }
     return n;
 }
@@ -103,15 +104,20 @@ bool tune_parse_problem(const char *spec, tune_problem *out)
     }
     return true;
 bad:
-    fprintf(stderr, "ndpad-tune: cannot parse --problem \"%s\"; expected e.g. "
-            "\"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n", spec);
+    fprintf(stderr,
+            "ndpad-tune: cannot parse --problem \"%s\"; expected e.g. "
+            "\"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n",
+            spec);
     return false;
 }
 
 ndpad_problem tune_as_problem(const tune_problem *p)
 {
-    ndpad_problem problem = {.rank = p->rank, .mode = p->mode, .elem_size = p->esize,
-                             .shape = p->shape, .pads_begin = p->pads_begin,
+    ndpad_problem problem = {.rank = p->rank,
+                             .mode = p->mode,
+                             .elem_size = p->esize,
+                             .shape = p->shape,
+                             .pads_begin = p->pads_begin,
                              .pads_end = p->pads_end};
     return problem;
 }
@@ -134,8 +140,12 @@ ndpad_plan *tune_plan(const tune_problem *p, int threads)
 int tune_default_threads(void)
 {
     const int64_t one = 1, zero = 0;
-    const ndpad_problem problem = {.rank = 1, .mode = NDPAD_CONSTANT, .elem_size = 1,
-                                   .shape = &one, .pads_begin = &zero, .pads_end = &zero};
+    const ndpad_problem problem = {.rank = 1,
+                                   .mode = NDPAD_CONSTANT,
+                                   .elem_size = 1,
+                                   .shape = &one,
+                                   .pads_begin = &zero,
+                                   .pads_end = &zero};
     ndpad_options options;
     ndpad_options_init(&options);
     options.tuning = NDPAD_TUNING_HEURISTIC;

@@ -8,7 +8,7 @@
 #include "tune.h"
 
 typedef struct progress_state {
-    int  index, count;
+    int index, count;
     bool tty;
 } progress_state;
 
@@ -16,8 +16,8 @@ static void draw(int done, int total, void *user)
 {
     const progress_state *s = user;
     if (!s->tty) return;
-    const double fraction = ((double)s->index + (total > 0 ? (double)done / total : 1.0)) /
-                            (double)s->count;
+    const double fraction =
+        ((double)s->index + (total > 0 ? (double)done / total : 1.0)) / (double)s->count;
     char bar[41];
     const int filled = (int)(fraction * 40.0 + 0.5);
     for (int k = 0; k < 40; k++) bar[k] = k < filled ? '#' : '.';
@@ -62,8 +62,8 @@ void tune_all(const tune_problem *problems, int count, const int *threads, int t
 
 static void tile_text(const ndpad_tile *t, char *buf, size_t size)
 {
-    snprintf(buf, size, "%lldx%lld/%dt%s", (long long)t->rows, (long long)t->cols,
-             (int)t->threads, t->stream ? "/nt" : "");
+    snprintf(buf, size, "%lldx%lld/%dt%s", (long long)t->rows, (long long)t->cols, (int)t->threads,
+             t->stream ? "/nt" : "");
 }
 
 void tune_print_summary(const tune_outcome *outcomes, int count)
@@ -74,17 +74,18 @@ void tune_print_summary(const tune_outcome *outcomes, int count)
         const tune_outcome *o = &outcomes[k];
         if (!o->ok) {
             printf("%-18s (not tuned at %d thread%s: budget spent, or no plan or scratch "
-                   "memory)\n", o->problem.name, o->threads, o->threads == 1 ? "" : "s");
+                   "memory)\n",
+                   o->problem.name, o->threads, o->threads == 1 ? "" : "s");
             continue;
         }
         char def[40], tuned[40];
         tile_text(&o->result.default_tile, def, sizeof(def));
         tile_text(&o->result.tuned_tile, tuned, sizeof(tuned));
-        const double speedup = o->result.default_gbps > 0
-                                   ? o->result.tuned_gbps / o->result.default_gbps : 1.0;
+        const double speedup =
+            o->result.default_gbps > 0 ? o->result.tuned_gbps / o->result.default_gbps : 1.0;
         printf("%-18s %-60s %-16s %-16s %8.2f %8.2f %6.2fx %d/%d%s\n", o->problem.name,
-               o->class_key, def, tuned, o->result.default_gbps, o->result.tuned_gbps,
-               speedup, o->result.measured, o->result.candidates,
+               o->class_key, def, tuned, o->result.default_gbps, o->result.tuned_gbps, speedup,
+               o->result.measured, o->result.candidates,
                o->result.noisy ? " noisy: kept the heuristic" : "");
     }
     printf("tile = rows x columns / threads (/nt = streaming stores); nthr = the plans' thread "
@@ -141,8 +142,8 @@ static bool compare_pair(ndpad_plan *const plans[2], double seconds, double gbps
     return true;
 }
 
-void tune_compare(const tune_problem *problems, int count, const int *threads,
-                  int thread_count, double seconds)
+void tune_compare(const tune_problem *problems, int count, const int *threads, int thread_count,
+                  double seconds)
 {
     printf("%-18s %7s %-16s %10s %-28s %10s %8s\n", "problem", "threads", "heuristic tile",
            "heur GB/s", "wisdom tile", "wisd GB/s", "speedup");
@@ -155,22 +156,20 @@ void tune_compare(const tune_problem *problems, int count, const int *threads,
                 ndpad_options_init(&options);
                 options.threads = threads[c];
                 options.tuning = v == 0 ? NDPAD_TUNING_HEURISTIC : NDPAD_TUNING_CACHE;
-                if (ndpad_plan_create(&problem, &options, &plans[v]) != NDPAD_OK)
-                    plans[v] = NULL;
+                if (ndpad_plan_create(&problem, &options, &plans[v]) != NDPAD_OK) plans[v] = NULL;
             }
             double gbps[2] = {0, 0}, speedup = 0;
             if (plans[0] == NULL || plans[1] == NULL ||
                 !compare_pair(plans, seconds, gbps, &speedup)) {
-                printf("%-18s %7d (no plan or no scratch memory)\n", problems[k].name,
-                       threads[c]);
+                printf("%-18s %7d (no plan or no scratch memory)\n", problems[k].name, threads[c]);
             } else {
                 char a[40], b[60];
                 tile_text(&plans[0]->tile, a, sizeof(a));
                 tile_text(&plans[1]->tile, b, sizeof(b) - 16);
                 if (plans[1]->tile_source != NDPAD_TILE_WISDOM)
                     strncat(b, " (no wisdom)", sizeof(b) - strlen(b) - 1);
-                printf("%-18s %7d %-16s %10.2f %-28s %10.2f %7.2fx\n", problems[k].name,
-                       threads[c], a, gbps[0], b, gbps[1], speedup);
+                printf("%-18s %7d %-16s %10.2f %-28s %10.2f %7.2fx\n", problems[k].name, threads[c],
+                       a, gbps[0], b, gbps[1], speedup);
             }
             ndpad_plan_destroy(plans[0]);
             ndpad_plan_destroy(plans[1]);

@@ -53,7 +53,8 @@ static void usage(FILE *f)
 {
     fputs("usage: ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] "
           "[--threads LIST] [--compare | --compare-only] [--no-save]\n"
-          "  SPEC: \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n", f);
+          "  SPEC: \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n",
+          f);
 }
 
 int main(int argc, char **argv)
@@ -77,8 +78,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (strcmp(a, "--problem") == 0 && has_value) {
-            if (count == MAX_PROBLEMS || !tune_parse_problem(argv[++k], &problems[count]))
-                return 2;
+            if (count == MAX_PROBLEMS || !tune_parse_problem(argv[++k], &problems[count])) return 2;
             count++;
         } else if (strcmp(a, "--cache") == 0 && has_value) {
             cache = argv[++k];
@@ -124,9 +124,10 @@ int main(int argc, char **argv)
                  "%s%d", k ? "," : "", threads[k]);
 
     if (!compare_only) {
-        fprintf(stderr, "ndpad-tune: %d problem%s at thread budgets %s, budget %.1f s, "
-                "machine %s\n", count, count == 1 ? "" : "s", thread_text, budget,
-                ndpad_wisdom_fingerprint());
+        fprintf(stderr,
+                "ndpad-tune: %d problem%s at thread budgets %s, budget %.1f s, "
+                "machine %s\n",
+                count, count == 1 ? "" : "s", thread_text, budget, ndpad_wisdom_fingerprint());
         const double start = ndpad_now();
         tune_all(problems, count, threads, thread_count, budget, outcomes);
         tune_print_summary(outcomes, count * thread_count);

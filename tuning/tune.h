@@ -11,10 +11,10 @@
 #include "wisdom.h"
 
 typedef struct tune_problem {
-    char    name[48];
+    char name[48];
     int32_t rank;
     int32_t mode;
-    size_t  esize;
+    size_t esize;
     int64_t shape[NDPAD_MAX_RANK], pads_begin[NDPAD_MAX_RANK], pads_end[NDPAD_MAX_RANK];
 } tune_problem;
 
@@ -36,11 +36,11 @@ int tune_default_threads(void);
 ndpad_plan *tune_plan(const tune_problem *p, int threads);
 
 typedef struct tune_outcome {
-    tune_problem      problem;
-    int               threads; /* the plans' thread budget (options.threads) */
-    char              class_key[160];
+    tune_problem problem;
+    int threads; /* the plans' thread budget (options.threads) */
+    char class_key[160];
     ndpad_tune_result result;
-    bool              ok;
+    bool ok;
 } tune_outcome;
 
 /* Tunes each problem at each thread budget of `threads` (`thread_count` of them) within
@@ -53,7 +53,7 @@ void tune_all(const tune_problem *problems, int count, const int *threads, int t
 void tune_print_summary(const tune_outcome *outcomes, int count);
 
 /* Heuristic vs wisdom GB/s (medians) of each problem at each thread budget. */
-void tune_compare(const tune_problem *problems, int count, const int *threads,
-                  int thread_count, double seconds);
+void tune_compare(const tune_problem *problems, int count, const int *threads, int thread_count,
+                  double seconds);
 
 #endif

@@ -8,30 +8,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NDPAD_FILLER_ENTRY(isa, mode, size, body)                                          \
-    void ndpad_fill_##mode##_##size##__##isa(void *restrict dst, const void *restrict src,  \
-                                              int64_t count, size_t elem_size)             \
-    {                                                                                       \
-        (void)elem_size;                                                                    \
-        body;                                                                               \
+#define NDPAD_FILLER_ENTRY(isa, mode, size, body)                                                  \
+    void ndpad_fill_##mode##_##size##__##isa(void *restrict dst, const void *restrict src,         \
+                                             int64_t count, size_t elem_size)                      \
+    {                                                                                              \
+        (void)elem_size;                                                                           \
+        body;                                                                                      \
     }
 
 /* `mode` for the five fast sizes, each `run(dst, src, count, bytes)`. */
-#define NDPAD_FILLER_ENTRIES_FAST(isa, mode, run)                                          \
-    NDPAD_FILLER_ENTRY(isa, mode, e1, run(dst, src, count, 1))                              \
-    NDPAD_FILLER_ENTRY(isa, mode, e2, run(dst, src, count, 2))                              \
-    NDPAD_FILLER_ENTRY(isa, mode, e4, run(dst, src, count, 4))                              \
-    NDPAD_FILLER_ENTRY(isa, mode, e8, run(dst, src, count, 8))                              \
+#define NDPAD_FILLER_ENTRIES_FAST(isa, mode, run)                                                  \
+    NDPAD_FILLER_ENTRY(isa, mode, e1, run(dst, src, count, 1))                                     \
+    NDPAD_FILLER_ENTRY(isa, mode, e2, run(dst, src, count, 2))                                     \
+    NDPAD_FILLER_ENTRY(isa, mode, e4, run(dst, src, count, 4))                                     \
+    NDPAD_FILLER_ENTRY(isa, mode, e8, run(dst, src, count, 8))                                     \
     NDPAD_FILLER_ENTRY(isa, mode, e16, run(dst, src, count, 16))
 
 /* CONSTANT and EDGE: `broadcast(dst, src, count, bytes)` repeats the element at src. */
-#define NDPAD_DEFINE_BROADCAST_FILLERS(isa, broadcast)                                     \
-    NDPAD_FILLER_ENTRIES_FAST(isa, constant, broadcast)                                     \
+#define NDPAD_DEFINE_BROADCAST_FILLERS(isa, broadcast)                                             \
+    NDPAD_FILLER_ENTRIES_FAST(isa, constant, broadcast)                                            \
     NDPAD_FILLER_ENTRIES_FAST(isa, edge, broadcast)
 
 /* REFLECT and SYMMETRIC: `reverse(dst, src, count, bytes)` copies src[-k] to dst[k]. */
-#define NDPAD_DEFINE_REVERSE_FILLERS(isa, reverse)                                         \
-    NDPAD_FILLER_ENTRIES_FAST(isa, reflect, reverse)                                        \
+#define NDPAD_DEFINE_REVERSE_FILLERS(isa, reverse)                                                 \
+    NDPAD_FILLER_ENTRIES_FAST(isa, reflect, reverse)                                               \
     NDPAD_FILLER_ENTRIES_FAST(isa, symmetric, reverse)
 
 /* The generic size slot (NHWC rows whose pixel is 3 floats, odd sizes), for an ISA whose
@@ -41,40 +41,36 @@
  * then every further vector is a copy of the row at its phase in that period, so the rest
  * of the row is full-width moves; short rows and long periods stay with the doubling.
  * Reversed runs move one element at a time; forward runs are one copy. */
-#define NDPAD_DEFINE_ANY_FILLERS(isa, width, copy)                                         \
-    static void ndpad_broadcast_any__##isa(char *dst, const char *src, int64_t count,       \
-                                           size_t es)                                       \
-    {                                                                                       \
-        if (count <= 0) return;                                                             \
-        const size_t total = (size_t)count * es;                                            \
-        size_t period = es;                                                                 \
-        while (period % (width) != 0 && period <= 8 * (width)) period += es;                \
-        const size_t doubled =                                                              \
-            period % (width) != 0 || total <= period + (width) ? total : period + (width);  \
-        copy(dst, src, es);                                                                 \
-        size_t k = es;                                                                      \
-        while (k < doubled) {                                                               \
-            const size_t chunk = k < doubled - k ? k : doubled - k;                         \
-            copy(dst + k, dst, chunk);                                                      \
-            k += chunk;                                                                     \
-        }                                                                                   \
-        for (size_t phase = (width) % period; k < total; k += (width)) {                    \
-            copy(dst + k, dst + phase, total - k < (width) ? total - k : (width));          \
-            phase += (width);                                                               \
-            if (phase >= period) phase -= period;                                           \
-        }                                                                                   \
-    }                                                                                       \
-    static void ndpad_reverse_any__##isa(char *dst, const char *src, int64_t count,         \
-                                         size_t es)                                         \
-    {                                                                                       \
-        for (int64_t k = 0; k < count; k++) copy(dst + (size_t)k * es, src - (size_t)k * es, es); \
-    }                                                                                       \
-    NDPAD_FILLER_ENTRY(isa, constant, any,                                                  \
-                       ndpad_broadcast_any__##isa(dst, src, count, elem_size))              \
-    NDPAD_FILLER_ENTRY(isa, edge, any, ndpad_broadcast_any__##isa(dst, src, count, elem_size)) \
-    NDPAD_FILLER_ENTRY(isa, reflect, any, ndpad_reverse_any__##isa(dst, src, count, elem_size)) \
-    NDPAD_FILLER_ENTRY(isa, symmetric, any,                                                 \
-                       ndpad_reverse_any__##isa(dst, src, count, elem_size))               \
-    NDPAD_FILLER_ENTRY(isa, wrap, any, if (count > 0) copy(dst, src, (size_t)count * elem_size))
+#define NDPAD_DEFINE_ANY_FILLERS(isa, width, copy)                                                 \
+    static void ndpad_broadcast_any__##isa(char *dst, const char *src, int64_t count, size_t es)   \
+    {                                                                                              \
+        if (count <= 0) return;                                                                    \
+        const size_t total = (size_t)count * es;                                                   \
+        size_t period = es;                                                                        \
+        while (period % (width) != 0 && period <= 8 * (width)) period += es;                       \
+        const size_t doubled =                                                                     \
+            period % (width) != 0 || total <= period + (width) ? total : period + (width);         \
+        copy(dst, src, es);                                                                        \
+        size_t k = es;                                                                             \
+        while (k < doubled) {                                                                      \
+            const size_t chunk = k < doubled - k ? k : doubled - k;                                \
+            copy(dst + k, dst, chunk);                                                             \
+            k += chunk;                                                                            \
+        }                                                                                          \
+        for (size_t phase = (width) % period; k < total; k += (width)) {                           \
+            copy(dst + k, dst + phase, total - k < (width) ? total - k : (width));                 \
+            phase += (width);                                                                      \
+            if (phase >= period) phase -= period;                                                  \
+        }                                                                                          \
+    }                                                                                              \
+    static void ndpad_reverse_any__##isa(char *dst, const char *src, int64_t count, size_t es)     \
+    {                                                                                              \
+        for (int64_t k = 0; k < count; k++) copy(dst + (size_t)k * es, src - (size_t)k * es, es);  \
+    }                                                                                              \
+    NDPAD_FILLER_ENTRY(isa, constant, any, ndpad_broadcast_any__##isa(dst, src, count, elem_size)) \
+    NDPAD_FILLER_ENTRY(isa, edge, any, ndpad_broadcast_any__##isa(dst, src, count, elem_size))     \
+    NDPAD_FILLER_ENTRY(isa, reflect, any, ndpad_reverse_any__##isa(dst, src, count, elem_size))    \
+    NDPAD_FILLER_ENTRY(isa, symmetric, any, ndpad_reverse_any__##isa(dst, src, count, elem_size))  \
+    NDPAD_FILLER_ENTRY(isa, wrap, any, if (count > 0) copy(dst, src, (size_t)count *elem_size))
 
 #endif

@@ -22,17 +22,17 @@ typedef void (*ndpad_copy_fn)(void *restrict dst, const void *restrict src, size
 
 typedef struct ndpad_kernels {
     ndpad_fill_fn fill[NDPAD_MODE_COUNT];
-    const char   *fill_name[NDPAD_MODE_COUNT];
+    const char *fill_name[NDPAD_MODE_COUNT];
     ndpad_copy_fn copy;
-    const char   *copy_name;
+    const char *copy_name;
     ndpad_copy_fn copy_stream;
-    const char   *copy_stream_name;
+    const char *copy_stream_name;
 } ndpad_kernels;
 
-#define NDPAD_FILLER(isa, mode, elem_bytes, function)                                   \
-    NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src,          \
-                                 int64_t count, size_t elem_size);
-#define NDPAD_COPY(isa, function)                                                       \
+#define NDPAD_FILLER(isa, mode, elem_bytes, function)                                              \
+    NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, int64_t count,      \
+                                 size_t elem_size);
+#define NDPAD_COPY(isa, function)                                                                  \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
 #define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
 #include "kernels/kernels.inc"

@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 typedef struct fuzz_reader {
     const uint8_t *data;
-    size_t         size;
-    size_t         pos;
+    size_t size;
+    size_t pos;
 } fuzz_reader;
 
 static inline uint8_t fuzz_u8(fuzz_reader *r)
@@ -49,18 +49,31 @@ static inline void fuzz_bytes(fuzz_reader *r, void *dst, size_t count)
 
 /* Hostile 64-bit values: limits, powers of two around them, ±2^62. */
 static const int64_t fuzz_hostile_i64[16] = {
-    INT64_MAX,           INT64_MIN,           (int64_t)1 << 62,    -((int64_t)1 << 62),
-    ((int64_t)1 << 62) + 1, -((int64_t)1 << 62) - 1, (int64_t)1 << 32,  -((int64_t)1 << 32),
-    (int64_t)1 << 31,    -((int64_t)1 << 31), INT64_MAX / 2,       INT64_MAX / 2 + 1,
-    (int64_t)1 << 40,    -((int64_t)1 << 40), INT64_MAX - 1,       -INT64_MAX,
+    INT64_MAX,
+    INT64_MIN,
+    (int64_t)1 << 62,
+    -((int64_t)1 << 62),
+    ((int64_t)1 << 62) + 1,
+    -((int64_t)1 << 62) - 1,
+    (int64_t)1 << 32,
+    -((int64_t)1 << 32),
+    (int64_t)1 << 31,
+    -((int64_t)1 << 31),
+    INT64_MAX / 2,
+    INT64_MAX / 2 + 1,
+    (int64_t)1 << 40,
+    -((int64_t)1 << 40),
+    INT64_MAX - 1,
+    -INT64_MAX,
 };
 
 /* Element sizes: mostly what the kernels specialise and a few odd ones; then hostile. */
 static inline size_t fuzz_elem_size(fuzz_reader *r)
 {
     static const size_t usual[] = {1, 2, 4, 8, 16, 3, 12, 5, 7, 32, 64, 24};
-    static const size_t hostile[] = {0, SIZE_MAX, SIZE_MAX / 2 + 1, (size_t)1 << 62,
-                                     (size_t)PTRDIFF_MAX, (size_t)1 << 40, 4096, 1000};
+    static const size_t hostile[] =
+        {0,    SIZE_MAX, SIZE_MAX / 2 + 1, (size_t)1 << 62, (size_t)PTRDIFF_MAX, (size_t)1 << 40,
+         4096, 1000};
     const uint8_t v = fuzz_u8(r);
     if (v < 240) return usual[v % FUZZ_COUNT(usual)];
     return hostile[v % FUZZ_COUNT(hostile)];
@@ -69,11 +82,22 @@ static inline size_t fuzz_elem_size(fuzz_reader *r)
 /* Extents: 0..9 mostly, up to 49 sometimes, hostile rarely. */
 static inline int64_t fuzz_extent(fuzz_reader *r)
 {
-    static const int64_t hostile[] = {-1, INT64_MIN, INT64_MAX, (int64_t)1 << 32,
-                                      (int64_t)1 << 31, (int64_t)1 << 40, (int64_t)1 << 62,
-                                      ((int64_t)1 << 62) + 1, INT64_MAX / 2, INT64_MAX / 2 + 1,
-                                      -2, (int64_t)1 << 20, (int64_t)1 << 33, 3 * ((int64_t)1 << 61),
-                                      1000, 100000};
+    static const int64_t hostile[] = {-1,
+                                      INT64_MIN,
+                                      INT64_MAX,
+                                      (int64_t)1 << 32,
+                                      (int64_t)1 << 31,
+                                      (int64_t)1 << 40,
+                                      (int64_t)1 << 62,
+                                      ((int64_t)1 << 62) + 1,
+                                      INT64_MAX / 2,
+                                      INT64_MAX / 2 + 1,
+                                      -2,
+                                      (int64_t)1 << 20,
+                                      (int64_t)1 << 33,
+                                      3 * ((int64_t)1 << 61),
+                                      1000,
+                                      100000};
     const uint8_t v = fuzz_u8(r);
     if (v < 200) return v % 10;
     if (v < 240) return 10 + (v - 200);
@@ -91,24 +115,25 @@ static inline int64_t fuzz_pad(fuzz_reader *r)
 /* Interior: 0..3 mostly, hostile rarely. */
 static inline int64_t fuzz_interior(fuzz_reader *r)
 {
-    static const int64_t hostile[] = {-1, INT64_MAX, (int64_t)1 << 62, (int64_t)1 << 32,
-                                      INT64_MIN, (int64_t)1 << 31, ((int64_t)1 << 62) - 1, 100};
+    static const int64_t hostile[] =
+        {-1,        INT64_MAX,        (int64_t)1 << 62,       (int64_t)1 << 32,
+         INT64_MIN, (int64_t)1 << 31, ((int64_t)1 << 62) - 1, 100};
     const uint8_t v = fuzz_u8(r);
     if (v < 248) return v % 4;
     return hostile[v % FUZZ_COUNT(hostile)];
 }
 
 /* A fatal finding: say what and abort (libFuzzer saves the input; replay fails). */
-#define FUZZ_CHECK(cond, ...)                                                          \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FUZZ FINDING (%s:%d): ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-            fuzz_describe_current();                                                   \
-            fflush(stderr);                                                            \
-            abort();                                                                   \
-        }                                                                              \
+#define FUZZ_CHECK(cond, ...)                                                                      \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FUZZ FINDING (%s:%d): ", __FILE__, __LINE__);                         \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            fuzz_describe_current();                                                               \
+            fflush(stderr);                                                                        \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
 /* Each target defines this: prints the problem it is running. */
@@ -117,7 +142,7 @@ static void fuzz_describe_current(void);
 /* A byte range with TEST_GUARD sentinel bytes on both sides. */
 typedef struct fuzz_buffer {
     unsigned char *alloc;
-    size_t         size;   /* whole allocation */
+    size_t size; /* whole allocation */
 } fuzz_buffer;
 
 static inline fuzz_buffer fuzz_buffer_make(size_t body)

@@ -13,23 +13,23 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz-common.h"
 
-#define ARR          40
-#define FUZZ_MAX_OUT ((int64_t)16384)
+#define ARR            40
+#define FUZZ_MAX_OUT   ((int64_t)16384)
 #define FUZZ_MAX_BYTES ((int64_t)1 << 17)
 
 typedef struct onnx_case {
-    int32_t        rank;
-    size_t         elem_size;
-    int64_t       *shape;       /* NULL or exactly max(rank, 1) entries */
-    int64_t       *pads;        /* NULL or exactly the entries pads_count promises (when sane) */
-    int64_t        pads_count;
-    int64_t       *axes;        /* NULL or exactly the entries axes_count promises (when sane) */
-    int64_t        axes_count;
-    const char    *mode;
-    char           mode_text[300];
+    int32_t rank;
+    size_t elem_size;
+    int64_t *shape; /* NULL or exactly max(rank, 1) entries */
+    int64_t *pads;  /* NULL or exactly the entries pads_count promises (when sane) */
+    int64_t pads_count;
+    int64_t *axes; /* NULL or exactly the entries axes_count promises (when sane) */
+    int64_t axes_count;
+    const char *mode;
+    char mode_text[300];
     unsigned char *constant_value;
-    bool           set_isa;
-    char           isa_text[32];
+    bool set_isa;
+    char isa_text[32];
 } onnx_case;
 
 static const onnx_case *current;
@@ -38,9 +38,9 @@ static void fuzz_describe_current(void)
 {
     if (current == NULL) return;
     char line[2048];
-    ndpad_ref_format_onnx(line, sizeof line, current->rank, current->shape,
-                          current->elem_size, current->pads, current->pads_count,
-                          current->axes, current->axes_count, current->mode);
+    ndpad_ref_format_onnx(line, sizeof line, current->rank, current->shape, current->elem_size,
+                          current->pads, current->pads_count, current->axes, current->axes_count,
+                          current->mode);
     fprintf(stderr, "  %s\n", line);
     if (current->set_isa) fprintf(stderr, "  NDPAD_ISA=\"%s\"\n", current->isa_text);
 }
@@ -54,11 +54,27 @@ static void decode_text(fuzz_reader *r, char *dst, size_t capacity)
 
 static void decode(fuzz_reader *r, onnx_case *c)
 {
-    static const int32_t hostile_ranks[] = {-1, NDPAD_MAX_RANK + 1, INT32_MIN, NDPAD_MAX_RANK,
-                                            INT32_MAX, -2, 40, 7};
-    static const char *const odd_modes[] = {
-        "symmetric", "Constant", "EDGE", "", "reflect ", " wrap", "constant\n", "%s%n%s%n",
-        "wrap\xff", "edg", "reflectx", "constant\0edge", "\xc3\xa9" "dge", "NULL", "0", "auto"};
+    static const int32_t hostile_ranks[] = {-1,        NDPAD_MAX_RANK + 1,
+                                            INT32_MIN, NDPAD_MAX_RANK,
+                                            INT32_MAX, -2,
+                                            40,        7};
+    static const char *const odd_modes[] = {"symmetric",
+                                            "Constant",
+                                            "EDGE",
+                                            "",
+                                            "reflect ",
+                                            " wrap",
+                                            "constant\n",
+                                            "%s%n%s%n",
+                                            "wrap\xff",
+                                            "edg",
+                                            "reflectx",
+                                            "constant\0edge",
+                                            "\xc3\xa9"
+                                            "dge",
+                                            "NULL",
+                                            "0",
+                                            "auto"};
 
     memset(c, 0, sizeof(*c));
     const uint8_t rank_byte = fuzz_u8(r);
@@ -85,8 +101,10 @@ static void decode(fuzz_reader *r, onnx_case *c)
         c->axes = test_xmalloc(sizeof(int64_t) * (size_t)(entries > 0 ? entries : 1));
         for (int64_t i = 0; i < entries; i++) {
             const uint8_t b = fuzz_u8(r);
-            if (b < 240) c->axes[i] = (int64_t)(b % (2 * axes + 4)) - axes - 2;
-            else c->axes[i] = fuzz_hostile_i64[b % 16];
+            if (b < 240)
+                c->axes[i] = (int64_t)(b % (2 * axes + 4)) - axes - 2;
+            else
+                c->axes[i] = fuzz_hostile_i64[b % 16];
         }
         num_axes = c->axes_count;
     }
@@ -97,9 +115,22 @@ static void decode(fuzz_reader *r, onnx_case *c)
     if (count_byte < 224) {
         c->pads_count = expected;
     } else {
-        const int64_t odd[] = {expected + 1, expected - 1, 0, -1, INT64_MAX, INT64_MIN,
-                               expected + 2, -2, 2 * expected, 1, 3, 64, INT64_MAX - 1,
-                               expected / 2, 4 * NDPAD_MAX_RANK + 2, -expected};
+        const int64_t odd[] = {expected + 1,
+                               expected - 1,
+                               0,
+                               -1,
+                               INT64_MAX,
+                               INT64_MIN,
+                               expected + 2,
+                               -2,
+                               2 * expected,
+                               1,
+                               3,
+                               64,
+                               INT64_MAX - 1,
+                               expected / 2,
+                               4 * NDPAD_MAX_RANK + 2,
+                               -expected};
         c->pads_count = odd[count_byte % 16];
     }
     if (!(flags & 2)) {
@@ -113,7 +144,10 @@ static void decode(fuzz_reader *r, onnx_case *c)
     const uint8_t mode_byte = fuzz_u8(r);
     static const char *const valid_modes[] = {"constant", "edge", "reflect", "wrap"};
     switch (mode_byte % 8) {
-    case 0: case 1: case 2: case 3: c->mode = valid_modes[mode_byte % 8]; break;
+    case 0:
+    case 1:
+    case 2:
+    case 3: c->mode = valid_modes[mode_byte % 8]; break;
     case 4: c->mode = NULL; break;
     case 5:
         c->mode = odd_modes[(mode_byte >> 3) % FUZZ_COUNT(odd_modes)];
@@ -138,10 +172,12 @@ static void decode(fuzz_reader *r, onnx_case *c)
     c->set_isa = (flags & 8) != 0;
     if (c->set_isa) {
         const uint8_t which = fuzz_u8(r);
-        static const char *const names[] = {"auto", "scalar", "avx2", "avx512", "neon", "",
-                                            "AVX2", "sse2"};
-        if (which < 128) snprintf(c->isa_text, sizeof c->isa_text, "%s", names[which % 8]);
-        else decode_text(r, c->isa_text, sizeof c->isa_text);
+        static const char *const names[] = {"auto", "scalar", "avx2", "avx512",
+                                            "neon", "",       "AVX2", "sse2"};
+        if (which < 128)
+            snprintf(c->isa_text, sizeof c->isa_text, "%s", names[which % 8]);
+        else
+            decode_text(r, c->isa_text, sizeof c->isa_text);
     }
 }
 
@@ -180,8 +216,8 @@ static void check_onnx(const onnx_case *c)
     }
     if (verdict.status != NDPAD_OK) {
         FUZZ_CHECK(fuzz_status_allowed(st, &verdict),
-                   "ndpad_onnx_problem_init returned %d (%s); the reference says %d (%s)",
-                   (int)st, ndpad_last_error(), (int)verdict.status, verdict.where);
+                   "ndpad_onnx_problem_init returned %d (%s); the reference says %d (%s)", (int)st,
+                   ndpad_last_error(), (int)verdict.status, verdict.where);
         FUZZ_CHECK(fuzz_last_error_ok(), "ndpad_onnx_problem_init: bad ndpad_last_error()");
         enum { SIZE = 512 };
         static unsigned char in[SIZE], out[SIZE];
@@ -244,11 +280,12 @@ static void check_onnx(const onnx_case *c)
                            c->mode, c->constant_value, in_body, expected.alloc + TEST_GUARD);
     FUZZ_CHECK(want == NDPAD_OK, "fuzz bug: the reference fails on a valid call (%d)", (int)want);
     const ndpad_status got =
-        ndpad_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count,
-                       c->mode, c->constant_value, in_body, actual.alloc + TEST_GUARD);
+        ndpad_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count, c->mode,
+                       c->constant_value, in_body, actual.alloc + TEST_GUARD);
     FUZZ_CHECK(got == NDPAD_OK, "ndpad_onnx_pad: %d (%s)", (int)got, ndpad_last_error());
     ptrdiff_t diff = test_first_difference(expected.alloc, actual.alloc, expected.size);
-    if (diff >= 0) test_print_difference(stderr, expected.alloc, actual.alloc, expected.size, TEST_GUARD);
+    if (diff >= 0)
+        test_print_difference(stderr, expected.alloc, actual.alloc, expected.size, TEST_GUARD);
     FUZZ_CHECK(diff < 0, "ndpad_onnx_pad differs from the reference at byte %td", diff);
 
     const ndpad_status got_core =
@@ -256,7 +293,8 @@ static void check_onnx(const onnx_case *c)
     FUZZ_CHECK(got_core == NDPAD_OK, "ndpad_pad(onnx.problem): %d (%s)", (int)got_core,
                ndpad_last_error());
     diff = test_first_difference(expected.alloc, core.alloc, expected.size);
-    if (diff >= 0) test_print_difference(stderr, expected.alloc, core.alloc, expected.size, TEST_GUARD);
+    if (diff >= 0)
+        test_print_difference(stderr, expected.alloc, core.alloc, expected.size, TEST_GUARD);
     FUZZ_CHECK(diff < 0, "ndpad_pad(onnx.problem, in + in_offset) differs at byte %td", diff);
     FUZZ_CHECK(memcmp(in.alloc, in_copy, in.size) == 0, "the input was modified");
 
@@ -274,8 +312,12 @@ static void check_isa_variable(const onnx_case *c)
 {
     static const int64_t shape[2] = {3, 5}, pb[2] = {1, 7}, pe[2] = {2, 0};
     static const int32_t in[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_REFLECT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_REFLECT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     int32_t expected[6 * 12], actual[6 * 12];
 
     const char *saved = getenv("NDPAD_ISA");
@@ -291,8 +333,7 @@ static void check_isa_variable(const onnx_case *c)
     if (c->isa_text[0] == '\0') named = NDPAD_ISA_AUTO;
 
     if (st == NDPAD_OK) {
-        FUZZ_CHECK(named >= 0, "NDPAD_ISA=\"%s\" names no level but a plan was made",
-                   c->isa_text);
+        FUZZ_CHECK(named >= 0, "NDPAD_ISA=\"%s\" names no level but a plan was made", c->isa_text);
         FUZZ_CHECK(named == NDPAD_ISA_AUTO || ndpad_plan_isa(plan) == (ndpad_isa)named,
                    "NDPAD_ISA=\"%s\" gave a plan with isa %s", c->isa_text,
                    ndpad_isa_name(ndpad_plan_isa(plan)));
@@ -320,8 +361,10 @@ static void check_isa_variable(const onnx_case *c)
     }
     ndpad_plan_destroy(plan);
 
-    if (saved) setenv("NDPAD_ISA", saved_copy, 1);
-    else unsetenv("NDPAD_ISA");
+    if (saved)
+        setenv("NDPAD_ISA", saved_copy, 1);
+    else
+        unsetenv("NDPAD_ISA");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

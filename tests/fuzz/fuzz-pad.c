@@ -27,16 +27,16 @@
 #include "fuzz-common.h"
 #include "test-strided.h"
 
-#define ARR          40            /* array slots: more than any valid rank */
-#define FUZZ_MAX_OUT ((int64_t)16384) /* output elements the reference computes per run */
+#define ARR            40                 /* array slots: more than any valid rank */
+#define FUZZ_MAX_OUT   ((int64_t)16384)   /* output elements the reference computes per run */
 #define FUZZ_MAX_BYTES ((int64_t)1 << 17) /* bytes of an output or input allocation */
 
 typedef struct fuzz_case {
     ndpad_problem p;
-    int32_t       arrays;     /* entries in each array (exactly: ASan sees over-reads) */
-    int64_t      *shape, *pb, *pe, *interior, *in_strides, *out_strides;
+    int32_t arrays; /* entries in each array (exactly: ASan sees over-reads) */
+    int64_t *shape, *pb, *pe, *interior, *in_strides, *out_strides;
     unsigned char *pad_value;
-    bool          in_place, null_in, null_out;
+    bool in_place, null_in, null_out;
     ndpad_options options;
 } fuzz_case;
 
@@ -47,10 +47,11 @@ static void fuzz_describe_current(void)
     if (current == NULL) return;
     fprintf(stderr, "  problem: ");
     ndpad_ref_print_problem(stderr, &current->p);
-    fprintf(stderr, "  in_place=%d null_in=%d null_out=%d options={.threads=%d, .tile_rows=%lld,"
-            " .tile_cols=%lld}\n", current->in_place, current->null_in, current->null_out,
-            (int)current->options.threads, (long long)current->options.tile_rows,
-            (long long)current->options.tile_cols);
+    fprintf(stderr,
+            "  in_place=%d null_in=%d null_out=%d options={.threads=%d, .tile_rows=%lld,"
+            " .tile_cols=%lld}\n",
+            current->in_place, current->null_in, current->null_out, (int)current->options.threads,
+            (long long)current->options.tile_rows, (long long)current->options.tile_cols);
 }
 
 /* ---- decoding ------------------------------------------------------------------------ */
@@ -74,8 +75,8 @@ static int64_t out_extent(const fuzz_case *c, int32_t k)
 
 /* A layout over `extents`: axis order from `order_seed`, per axis one byte: gap (0..3),
  * negative (flip), zero (input only), or 0xFF followed by a hostile stride. */
-static void decode_layout(fuzz_reader *r, int32_t rank, const int64_t *extents,
-                          int64_t *strides, bool allow_zero)
+static void decode_layout(fuzz_reader *r, int32_t rank, const int64_t *extents, int64_t *strides,
+                          bool allow_zero)
 {
     int32_t order[ARR];
     for (int32_t k = 0; k < rank; k++) order[k] = k;
@@ -99,16 +100,21 @@ static void decode_layout(fuzz_reader *r, int32_t rank, const int64_t *extents,
     }
     for (int32_t k = 0; k < rank; k++) {
         const uint8_t b = bytes[k];
-        if (b == 0xFF) strides[k] = fuzz_hostile_i64[fuzz_u8(r) % 16];
-        else if (allow_zero && ((b >> 3) & 7) == 0) strides[k] = 0;
-        else if ((b >> 2) & 1) strides[k] = -strides[k];
+        if (b == 0xFF)
+            strides[k] = fuzz_hostile_i64[fuzz_u8(r) % 16];
+        else if (allow_zero && ((b >> 3) & 7) == 0)
+            strides[k] = 0;
+        else if ((b >> 2) & 1)
+            strides[k] = -strides[k];
     }
 }
 
 static void decode(fuzz_reader *r, fuzz_case *c)
 {
-    static const int32_t hostile_ranks[] = {-1, NDPAD_MAX_RANK + 1, INT32_MIN, INT32_MAX,
-                                            -7, 64, 40, 1000};
+    static const int32_t hostile_ranks[] = {-1,        NDPAD_MAX_RANK + 1,
+                                            INT32_MIN, INT32_MAX,
+                                            -7,        64,
+                                            40,        1000};
     static const int32_t hostile_modes[] = {5, -1, INT32_MAX, INT32_MIN, 100, 6, -5, 255};
     static const int32_t threads[] = {0, 1, 2, 1};
     static const int64_t tile_rows[] = {0, 0, 0, 1, 2, 3, 5, INT64_MAX};
@@ -117,9 +123,12 @@ static void decode(fuzz_reader *r, fuzz_case *c)
     memset(c, 0, sizeof(*c));
     const uint8_t rank_byte = fuzz_u8(r);
     int32_t rank;
-    if (rank_byte < 224) rank = rank_byte % 7;
-    else if (rank_byte < 248) rank = 7 + rank_byte % 26; /* 7 .. 32 */
-    else rank = hostile_ranks[rank_byte % 8];
+    if (rank_byte < 224)
+        rank = rank_byte % 7;
+    else if (rank_byte < 248)
+        rank = 7 + rank_byte % 26; /* 7 .. 32 */
+    else
+        rank = hostile_ranks[rank_byte % 8];
     const uint8_t mode_byte = fuzz_u8(r);
     c->p.rank = rank;
     c->p.mode = mode_byte < 240 ? mode_byte % 5 : hostile_modes[mode_byte % 8];
@@ -294,14 +303,14 @@ static void check_invalid(const fuzz_case *c, const ndpad_ref_verdict *verdict)
 
 /* What one valid run needs: the expected output allocation and how to build the actual. */
 typedef struct valid_run {
-    size_t         out_size;    /* whole output allocation, guards included */
-    ptrdiff_t      out_origin;  /* byte of element [0..0]                   */
+    size_t out_size;      /* whole output allocation, guards included */
+    ptrdiff_t out_origin; /* byte of element [0..0]                   */
     unsigned char *expected;
-    unsigned char *initial;     /* what the output allocation holds before a run */
+    unsigned char *initial; /* what the output allocation holds before a run */
     unsigned char *in_alloc, *in_copy;
-    size_t         in_size;
-    const unsigned char *in;    /* the input pointer passed (NULL when null_in) */
-    ndpad_status   want;
+    size_t in_size;
+    const unsigned char *in; /* the input pointer passed (NULL when null_in) */
+    ndpad_status want;
 } valid_run;
 
 /* Runs one variant (ndpad_pad, or a plan executed twice) and compares. */
@@ -321,9 +330,10 @@ static void compare_variant(const fuzz_case *c, const valid_run *v, const char *
         const ptrdiff_t diff = test_first_difference(v->expected, actual, v->out_size);
         if (diff >= 0) {
             test_print_difference(stderr, v->expected, actual, v->out_size, v->out_origin);
-            FUZZ_CHECK(false, "%s (round %d): output differs from the reference at byte %td "
-                       "of %zu (element [0..0] at %td)", what, round, diff, v->out_size,
-                       v->out_origin);
+            FUZZ_CHECK(false,
+                       "%s (round %d): output differs from the reference at byte %td "
+                       "of %zu (element [0..0] at %td)",
+                       what, round, diff, v->out_size, v->out_origin);
         }
         if (v->in_alloc)
             FUZZ_CHECK(memcmp(v->in_alloc, v->in_copy, v->in_size) == 0,
@@ -423,7 +433,8 @@ static void check_valid(const fuzz_case *c)
         FUZZ_CHECK(ndpad_plan_isa(plan) == (ndpad_isa)all_isas[i], "plan has isa %s, not %s",
                    ndpad_isa_name(ndpad_plan_isa(plan)), ndpad_isa_name((ndpad_isa)all_isas[i]));
         char what[64];
-        snprintf(what, sizeof what, "plan + execute (isa %s)", ndpad_isa_name((ndpad_isa)all_isas[i]));
+        snprintf(what, sizeof what, "plan + execute (isa %s)",
+                 ndpad_isa_name((ndpad_isa)all_isas[i]));
         compare_variant(c, &v, what, plan);
         ndpad_plan_destroy(plan);
     }
@@ -443,8 +454,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     current = &c;
 
     ndpad_ref_verdict verdict;
-    if (ndpad_ref_validate(&c.p, &verdict) != NDPAD_OK) check_invalid(&c, &verdict);
-    else check_valid(&c);
+    if (ndpad_ref_validate(&c.p, &verdict) != NDPAD_OK)
+        check_invalid(&c, &verdict);
+    else
+        check_valid(&c);
 
     current = NULL;
     release(&c);

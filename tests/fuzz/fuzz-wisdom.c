@@ -29,12 +29,12 @@
 #define TEXT_MAX (1 << 16)
 
 typedef struct fixed_problem {
-    ndpad_problem  p;
-    int64_t        shape[3], pb[3], pe[3];
+    ndpad_problem p;
+    int64_t shape[3], pb[3], pe[3];
     unsigned char *in;
     unsigned char *expected; /* TEST_GUARD sentinels, output, TEST_GUARD sentinels */
-    size_t         out_bytes;
-    char           key[160];  /* "mode=.. esize=.. rank=.. out=.. row=.. isa=.." */
+    size_t out_bytes;
+    char key[160]; /* "mode=.. esize=.. rank=.. out=.. row=.. isa=.." */
 } fixed_problem;
 
 enum { PROBLEMS = 3 };
@@ -54,8 +54,12 @@ static void make_problem(fixed_problem *f, int32_t mode, size_t es, int32_t rank
     memcpy(f->shape, shape, sizeof(int64_t) * (size_t)rank);
     memcpy(f->pb, pb, sizeof(int64_t) * (size_t)rank);
     memcpy(f->pe, pe, sizeof(int64_t) * (size_t)rank);
-    f->p = (ndpad_problem){.rank = rank, .mode = mode, .elem_size = es, .shape = f->shape,
-                           .pads_begin = f->pb, .pads_end = f->pe};
+    f->p = (ndpad_problem){.rank = rank,
+                           .mode = mode,
+                           .elem_size = es,
+                           .shape = f->shape,
+                           .pads_begin = f->pb,
+                           .pads_end = f->pe};
     int64_t n[3];
     if (ndpad_ref_output_shape(&f->p, n) != NDPAD_OK) abort();
     const size_t in_bytes = (size_t)test_count(rank, shape) * es;
@@ -97,7 +101,7 @@ static void initialise(void)
 /* ---- building the text ----------------------------------------------------------------- */
 
 typedef struct text_buf {
-    char  *data;
+    char *data;
     size_t length;
 } text_buf;
 
@@ -114,13 +118,33 @@ static void put_text(text_buf *t, const char *s)
     put_bytes(t, s, strlen(s));
 }
 
-static const char *const numbers[] = {
-    "1", "2", "3", "7", "64", "1000", "0", "-1", "9223372036854775807",
-    "-9223372036854775808", "99999999999999999999", "1099511627776", "2147483647",
-    "2147483648", "65536", "65537", " 5", "+4", "0x10", "1e3", "", "4 ", "-0", "00000000000003"};
-static const char *const gbps_values[] = {"1.500", "0", "nan", "inf", "-1", "1e300",
-                                          "999999999.9999", "0.0001", "-nan", "1e-320",
-                                          "12abc", "3.0"};
+static const char *const numbers[] = {"1",
+                                      "2",
+                                      "3",
+                                      "7",
+                                      "64",
+                                      "1000",
+                                      "0",
+                                      "-1",
+                                      "9223372036854775807",
+                                      "-9223372036854775808",
+                                      "99999999999999999999",
+                                      "1099511627776",
+                                      "2147483647",
+                                      "2147483648",
+                                      "65536",
+                                      "65537",
+                                      " 5",
+                                      "+4",
+                                      "0x10",
+                                      "1e3",
+                                      "",
+                                      "4 ",
+                                      "-0",
+                                      "00000000000003"};
+static const char *const gbps_values[] =
+    {"1.500",          "0",      "nan",  "inf",    "-1",    "1e300",
+     "999999999.9999", "0.0001", "-nan", "1e-320", "12abc", "3.0"};
 
 static const char *pick(fuzz_reader *r, const char *const *table, size_t count)
 {
@@ -177,9 +201,10 @@ static void build_text(fuzz_reader *r, uint8_t style, text_buf *t)
     while (r->pos < r->size && t->length < TEXT_MAX / 2) {
         const uint8_t op = fuzz_u8(r);
         switch (op % 8) {
-        case 0: case 1: case 2: case 3:
-            put_class_line(r, t);
-            break;
+        case 0:
+        case 1:
+        case 2:
+        case 3: put_class_line(r, t); break;
         case 4: { /* raw bytes up to the next newline of the input, or a length */
             const size_t length = fuzz_u8(r);
             const size_t room = r->size - r->pos;
@@ -196,9 +221,7 @@ static void build_text(fuzz_reader *r, uint8_t style, text_buf *t)
             put_text(t, "\n");
             break;
         }
-        case 6:
-            put_text(t, op & 8 ? "# a comment\n" : "\n");
-            break;
+        case 6: put_text(t, op & 8 ? "# a comment\n" : "\n"); break;
         default: /* a class line cut short at the end of the text */
             put_class_line(r, t);
             const size_t cut = 1 + (size_t)(op >> 3) % 20u;
@@ -237,8 +260,8 @@ static void check_plans(void)
         options.threads = 2;
         ndpad_plan *plan = NULL;
         const ndpad_status st = ndpad_plan_create(&f->p, &options, &plan);
-        FUZZ_CHECK(st == NDPAD_OK && plan != NULL, "wisdom made plan_create fail: %d (%s)",
-                   (int)st, ndpad_last_error());
+        FUZZ_CHECK(st == NDPAD_OK && plan != NULL, "wisdom made plan_create fail: %d (%s)", (int)st,
+                   ndpad_last_error());
         char description[4096];
         const size_t length = ndpad_plan_describe(plan, description, sizeof description);
         FUZZ_CHECK(length > 0 && memchr(description, '\0', sizeof description) != NULL,
@@ -254,8 +277,8 @@ static void check_plans(void)
             test_print_difference(stderr, f->expected, out, f->out_bytes + 2 * TEST_GUARD,
                                   TEST_GUARD);
         }
-        FUZZ_CHECK(diff < 0, "problem %d (%s): wisdom changed the result at byte %td", i,
-                   f->key, diff);
+        FUZZ_CHECK(diff < 0, "problem %d (%s): wisdom changed the result at byte %td", i, f->key,
+                   diff);
         free(out);
         ndpad_plan_destroy(plan);
     }

@@ -34,7 +34,10 @@ static ref_i128 sat_add(ref_i128 a, ref_i128 b)
     return s > REF_CAP ? REF_CAP : s;
 }
 
-static ref_i128 abs128(ref_i128 a) { return a < 0 ? -a : a; }
+static ref_i128 abs128(ref_i128 a)
+{
+    return a < 0 ? -a : a;
+}
 
 static ref_i128 mod128(ref_i128 a, ref_i128 m)
 {
@@ -53,7 +56,10 @@ static void breaks(ndpad_ref_verdict *v, ndpad_status status, const char *format
     va_end(args);
 }
 
-static bool mode_is_valid(int32_t mode) { return mode >= NDPAD_CONSTANT && mode <= NDPAD_WRAP; }
+static bool mode_is_valid(int32_t mode)
+{
+    return mode >= NDPAD_CONSTANT && mode <= NDPAD_WRAP;
+}
 
 const char *ndpad_ref_mode_name(int32_t mode)
 {
@@ -64,7 +70,7 @@ const char *ndpad_ref_mode_name(int32_t mode)
 
 /* Per-axis facts of a problem, computed exactly. */
 typedef struct ref_axis {
-    bool     known;     /* d >= 0, r >= 0 and both extents fit int64 */
+    bool known; /* d >= 0, r >= 0 and both extents fit int64 */
     ref_i128 d, r, b, e, dilated, n;
 } ref_axis;
 
@@ -202,8 +208,7 @@ int64_t ndpad_ref_source_index(int32_t mode, int64_t d, int64_t r, int64_t b, in
         if (j < 0 || j >= dilated || j % step != 0) return -1;
         return (int64_t)(j / step);
     }
-    case NDPAD_EDGE:
-        return j < 0 ? 0 : j > d - 1 ? d - 1 : (int64_t)j;
+    case NDPAD_EDGE: return j < 0 ? 0 : j > d - 1 ? d - 1 : (int64_t)j;
     case NDPAD_REFLECT: {
         if (d == 1) return 0;
         const ref_i128 period = 2 * ((ref_i128)d - 1);
@@ -215,10 +220,8 @@ int64_t ndpad_ref_source_index(int32_t mode, int64_t d, int64_t r, int64_t b, in
         const ref_i128 m = mod128(j, period);
         return (int64_t)(m < d ? m : period - 1 - m);
     }
-    case NDPAD_WRAP:
-        return (int64_t)mod128(j, d);
-    default:
-        abort();
+    case NDPAD_WRAP: return (int64_t)mod128(j, d);
+    default: abort();
     }
 }
 
@@ -247,8 +250,8 @@ void ndpad_ref_dense_strides(int32_t rank, const int64_t *extents, int64_t *stri
     }
 }
 
-void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides,
-                    int64_t *lowest, int64_t *highest)
+void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides, int64_t *lowest,
+                    int64_t *highest)
 {
     int64_t dense[NDPAD_MAX_RANK];
     int64_t lo = 0, hi = 0;
@@ -261,8 +264,10 @@ void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides
     }
     for (int32_t k = 0; k < rank; k++) {
         const int64_t reach = (extents[k] - 1) * strides[k];
-        if (reach < 0) lo += reach;
-        else hi += reach;
+        if (reach < 0)
+            lo += reach;
+        else
+            hi += reach;
     }
     *lowest = lo;
     *highest = hi;
@@ -282,10 +287,14 @@ ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
     int64_t n[NDPAD_MAX_RANK], in_strides[NDPAD_MAX_RANK], out_strides[NDPAD_MAX_RANK];
     int64_t index[NDPAD_MAX_RANK] = {0};
     ndpad_ref_output_shape(p, n);
-    if (p->in_strides) memcpy(in_strides, p->in_strides, sizeof(int64_t) * (size_t)rank);
-    else ndpad_ref_dense_strides(rank, p->shape, in_strides);
-    if (p->out_strides) memcpy(out_strides, p->out_strides, sizeof(int64_t) * (size_t)rank);
-    else ndpad_ref_dense_strides(rank, n, out_strides);
+    if (p->in_strides)
+        memcpy(in_strides, p->in_strides, sizeof(int64_t) * (size_t)rank);
+    else
+        ndpad_ref_dense_strides(rank, p->shape, in_strides);
+    if (p->out_strides)
+        memcpy(out_strides, p->out_strides, sizeof(int64_t) * (size_t)rank);
+    else
+        ndpad_ref_dense_strides(rank, n, out_strides);
 
     for (int64_t element = 0; element < count; element++) {
         bool pad = false;
@@ -297,14 +306,19 @@ ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
             const int64_t r = p->interior ? p->interior[k] : 0;
             const int64_t source =
                 ndpad_ref_source_index(p->mode, p->shape[k], r, p->pads_begin[k], index[k]);
-            if (source < 0) pad = true;
-            else in_offset += (ref_i128)source * in_strides[k];
+            if (source < 0)
+                pad = true;
+            else
+                in_offset += (ref_i128)source * in_strides[k];
             out_offset += index[k] * out_strides[k];
         }
         char *dst = (char *)out + (ptrdiff_t)out_offset * (ptrdiff_t)es;
-        if (!pad) memcpy(dst, (const char *)in + (ptrdiff_t)in_offset * (ptrdiff_t)es, es);
-        else if (p->pad_value) memcpy(dst, p->pad_value, es);
-        else memset(dst, 0, es);
+        if (!pad)
+            memcpy(dst, (const char *)in + (ptrdiff_t)in_offset * (ptrdiff_t)es, es);
+        else if (p->pad_value)
+            memcpy(dst, p->pad_value, es);
+        else
+            memset(dst, 0, es);
 
         for (int32_t k = rank - 1; k >= 0; k--) {
             if (++index[k] < n[k]) break;
@@ -320,11 +334,11 @@ ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
 
 /* An ONNX call turned into "crop this box, then pad the cropped tensor". */
 typedef struct ref_onnx {
-    int32_t       mode;
-    int64_t       start[NDPAD_MAX_RANK];   /* first input index kept on each axis   */
-    int64_t       cropped[NDPAD_MAX_RANK]; /* extent kept on each axis              */
-    int64_t       pb[NDPAD_MAX_RANK], pe[NDPAD_MAX_RANK];
-    ndpad_problem core;                    /* padding of the dense cropped tensor   */
+    int32_t mode;
+    int64_t start[NDPAD_MAX_RANK];   /* first input index kept on each axis   */
+    int64_t cropped[NDPAD_MAX_RANK]; /* extent kept on each axis              */
+    int64_t pb[NDPAD_MAX_RANK], pe[NDPAD_MAX_RANK];
+    ndpad_problem core; /* padding of the dense cropped tensor   */
 } ref_onnx;
 
 static int32_t onnx_mode(const char *mode)
@@ -338,10 +352,9 @@ static int32_t onnx_mode(const char *mode)
 }
 
 static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t elem_size,
-                                   const int64_t *pads, int64_t pads_count,
-                                   const int64_t *axes, int64_t axes_count, const char *mode,
-                                   const void *constant_value, ndpad_ref_verdict *verdict,
-                                   ref_onnx *t)
+                                   const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                   int64_t axes_count, const char *mode, const void *constant_value,
+                                   ndpad_ref_verdict *verdict, ref_onnx *t)
 {
     ndpad_ref_verdict v = {NDPAD_OK, 0, ""};
     memset(t, 0, sizeof(*t));
@@ -387,7 +400,8 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     } else {
         for (int32_t i = 0; i < rank; i++) axis_of[i] = i;
     }
-    const bool length_ok = num_axes >= 0 && num_axes <= NDPAD_MAX_RANK && pads_count == 2 * num_axes;
+    const bool length_ok =
+        num_axes >= 0 && num_axes <= NDPAD_MAX_RANK && pads_count == 2 * num_axes;
     if (!length_ok) breaks(&v, NDPAD_ERR_PADS_LENGTH, "pads_count");
     /* pads NULL where axes need pads: broken too, whatever pads_count says */
     if ((length_ok ? pads_count > 0 : num_axes > 0) && pads == NULL)
@@ -434,10 +448,9 @@ done:
 }
 
 ndpad_status ndpad_ref_onnx_validate(int32_t rank, const int64_t *shape, size_t elem_size,
-                                     const int64_t *pads, int64_t pads_count,
-                                     const int64_t *axes, int64_t axes_count,
-                                     const char *mode, ndpad_ref_verdict *verdict,
-                                     int64_t *out_shape)
+                                     const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                     int64_t axes_count, const char *mode,
+                                     ndpad_ref_verdict *verdict, int64_t *out_shape)
 {
     ref_onnx t;
     const ndpad_status status = onnx_translate(rank, shape, elem_size, pads, pads_count, axes,
@@ -447,14 +460,13 @@ ndpad_status ndpad_ref_onnx_validate(int32_t rank, const int64_t *shape, size_t 
 }
 
 ndpad_status ndpad_ref_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
-                                const int64_t *pads, int64_t pads_count,
-                                const int64_t *axes, int64_t axes_count,
-                                const char *mode, const void *constant_value,
+                                const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                int64_t axes_count, const char *mode, const void *constant_value,
                                 const void *in, void *out)
 {
     ref_onnx t;
-    ndpad_status status = onnx_translate(rank, shape, elem_size, pads, pads_count, axes,
-                                         axes_count, mode, constant_value, NULL, &t);
+    ndpad_status status = onnx_translate(rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                                         mode, constant_value, NULL, &t);
     if (status != NDPAD_OK) return status;
     if (ndpad_ref_output_count(&t.core) == 0) return NDPAD_OK;
     if (out == NULL) return NDPAD_ERR_NULL_BUFFER;
@@ -488,7 +500,7 @@ ndpad_status ndpad_ref_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_
 /* ------------------------------------------------------------------------------------- */
 
 typedef struct ref_text {
-    char  *buf;
+    char *buf;
     size_t size, length;
 } ref_text;
 
@@ -510,8 +522,7 @@ static void put_array(ref_text *t, const char *name, const int64_t *values, int6
         return;
     }
     put(t, ", .%s=(int64_t[]){", name);
-    for (int64_t k = 0; k < count; k++)
-        put(t, "%s%lld", k ? "," : "", (long long)values[k]);
+    for (int64_t k = 0; k < count; k++) put(t, "%s%lld", k ? "," : "", (long long)values[k]);
     put(t, "}");
 }
 
@@ -538,8 +549,10 @@ size_t ndpad_ref_format_problem(char *buf, size_t size, const ndpad_problem *p)
     }
     const char *mode = ndpad_ref_mode_name(p->mode);
     put(&t, "ndpad_problem{.rank=%d, .mode=", (int)p->rank);
-    if (mode) put(&t, "%s", mode);
-    else put(&t, "%d", (int)p->mode);
+    if (mode)
+        put(&t, "%s", mode);
+    else
+        put(&t, "%d", (int)p->mode);
     put(&t, ", .elem_size=%zu", p->elem_size);
     /* Arrays hold `rank` entries only when the rank is valid. */
     const int64_t count = p->rank >= 0 && p->rank <= NDPAD_MAX_RANK ? p->rank : 0;
@@ -573,11 +586,15 @@ size_t ndpad_ref_format_onnx(char *buf, size_t size, int32_t rank, const int64_t
     put(&t, "ndpad_onnx_pad(.rank=%d", (int)rank);
     put_array(&t, "shape", shape, rank >= 0 && rank <= NDPAD_MAX_RANK ? rank : 0);
     put(&t, ", .elem_size=%zu", elem_size);
-    put_array(&t, "pads", pads, pads_count > 0 && pads_count <= 4 * NDPAD_MAX_RANK ? pads_count : 0);
+    put_array(&t, "pads", pads,
+              pads_count > 0 && pads_count <= 4 * NDPAD_MAX_RANK ? pads_count : 0);
     put(&t, ", .pads_count=%lld", (long long)pads_count);
-    put_array(&t, "axes", axes, axes_count > 0 && axes_count <= 2 * NDPAD_MAX_RANK ? axes_count : 0);
+    put_array(&t, "axes", axes,
+              axes_count > 0 && axes_count <= 2 * NDPAD_MAX_RANK ? axes_count : 0);
     put(&t, ", .axes_count=%lld", (long long)axes_count);
-    if (mode) put(&t, ", .mode=\"%s\")", mode);
-    else put(&t, ", .mode=NULL)");
+    if (mode)
+        put(&t, ", .mode=\"%s\")", mode);
+    else
+        put(&t, ", .mode=NULL)");
     return t.length;
 }

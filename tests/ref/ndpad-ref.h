@@ -29,9 +29,9 @@ extern "C" {
 
 /** What the reference thinks of a problem. */
 typedef struct ndpad_ref_verdict {
-    ndpad_status status;    /**< first rule broken (in the order below), NDPAD_OK if none   */
-    uint32_t     broken;    /**< NDPAD_REF_BIT() of every rule broken that could be checked */
-    char         where[64]; /**< the argument the first broken rule names: "rank",
+    ndpad_status status; /**< first rule broken (in the order below), NDPAD_OK if none   */
+    uint32_t broken;     /**< NDPAD_REF_BIT() of every rule broken that could be checked */
+    char where[64];      /**< the argument the first broken rule names: "rank",
                                  "shape[2]", "pads_begin[1]", "out_strides[0]", ...        */
 } ndpad_ref_verdict;
 
@@ -72,8 +72,8 @@ void ndpad_ref_dense_strides(int32_t rank, const int64_t *extents, int64_t *stri
 /** ndpad_ref_span() : the smallest and largest element offsets (in elements, relative to
  *  element [0,...,0]) that a tensor of `extents` with `strides` (NULL = dense) touches.
  *  Both are 0 for an empty tensor or rank 0. */
-void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides,
-                    int64_t *lowest, int64_t *highest);
+void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides, int64_t *lowest,
+                    int64_t *highest);
 
 /** ndpad_ref_mode_name() : "NDPAD_CONSTANT" .. "NDPAD_WRAP", or NULL for other values. */
 const char *ndpad_ref_mode_name(int32_t mode);
@@ -98,18 +98,16 @@ void ndpad_ref_print_problem(FILE *f, const ndpad_problem *problem);
  *  when valid, `out_shape` (may be NULL). A crop deeper than the extent is not defined by
  *  ONNX; the reference then treats the axis as cropped to nothing. */
 ndpad_status ndpad_ref_onnx_validate(int32_t rank, const int64_t *shape, size_t elem_size,
-                                     const int64_t *pads, int64_t pads_count,
-                                     const int64_t *axes, int64_t axes_count,
-                                     const char *mode, ndpad_ref_verdict *verdict,
-                                     int64_t *out_shape);
+                                     const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                     int64_t axes_count, const char *mode,
+                                     ndpad_ref_verdict *verdict, int64_t *out_shape);
 
 /** ndpad_ref_onnx_pad() : ONNX Pad of a dense row-major `in` into a dense `out`: crop the
  *  input into a dense temporary by explicit index loops, then ndpad_ref_pad() it with the
  *  non-negative parts of the pads. Nothing is written on error. */
 ndpad_status ndpad_ref_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
-                                const int64_t *pads, int64_t pads_count,
-                                const int64_t *axes, int64_t axes_count,
-                                const char *mode, const void *constant_value,
+                                const int64_t *pads, int64_t pads_count, const int64_t *axes,
+                                int64_t axes_count, const char *mode, const void *constant_value,
                                 const void *in, void *out);
 
 /** ndpad_ref_format_onnx() : an ONNX call as one reproducible C-ish line. */

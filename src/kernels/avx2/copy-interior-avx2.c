@@ -14,8 +14,7 @@
 
 /* `bytes` >= 32: a head up to the destination's next 32-byte boundary, then aligned (or,
  * `stream`, non-temporal) stores of 128 bytes at a time, then the tail. */
-static inline void copy_to_aligned_vectors(char *out, const char *in, size_t bytes,
-                                           bool stream)
+static inline void copy_to_aligned_vectors(char *out, const char *in, size_t bytes, bool stream)
 {
     const size_t head = (32 - ((uintptr_t)out & 31)) & 31;
     ndpad_copy_short_avx2(out, in, head);

@@ -13,9 +13,21 @@ static inline __m256i ndpad_splat_avx2(const void *src, size_t elem_size)
 {
     switch (elem_size) {
     case 1: return _mm256_set1_epi8(*(const char *)src);
-    case 2: { int16_t v; memcpy(&v, src, 2); return _mm256_set1_epi16(v); }
-    case 4: { int32_t v; memcpy(&v, src, 4); return _mm256_set1_epi32(v); }
-    case 8: { int64_t v; memcpy(&v, src, 8); return _mm256_set1_epi64x(v); }
+    case 2: {
+        int16_t v;
+        memcpy(&v, src, 2);
+        return _mm256_set1_epi16(v);
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, src, 4);
+        return _mm256_set1_epi32(v);
+    }
+    case 8: {
+        int64_t v;
+        memcpy(&v, src, 8);
+        return _mm256_set1_epi64x(v);
+    }
     default: return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)src));
     }
 }
@@ -84,16 +96,16 @@ static inline __m256i ndpad_reverse_avx2(__m256i v, size_t elem_size)
 {
     switch (elem_size) {
     case 1: {
-        const __m256i bytes = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                               1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,
-                                               3, 2, 1, 0);
+        const __m256i bytes =
+            _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12,
+                             11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         return _mm256_permute2x128_si256(_mm256_shuffle_epi8(v, bytes),
                                          _mm256_shuffle_epi8(v, bytes), 0x01);
     }
     case 2: {
-        const __m256i words = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3,
-                                               0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5,
-                                               2, 3, 0, 1);
+        const __m256i words =
+            _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13,
+                             10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
         const __m256i w = _mm256_shuffle_epi8(v, words);
         return _mm256_permute2x128_si256(w, w, 0x01);
     }
@@ -108,11 +120,11 @@ static inline __m128i ndpad_reverse16_avx2(__m128i v, size_t elem_size)
 {
     switch (elem_size) {
     case 1:
-        return _mm_shuffle_epi8(v, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                                 1, 0));
+        return _mm_shuffle_epi8(v, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
+                                                 0));
     case 2:
-        return _mm_shuffle_epi8(v, _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3,
-                                                 0, 1));
+        return _mm_shuffle_epi8(v, _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0,
+                                                 1));
     case 4: return _mm_shuffle_epi32(v, 0x1B);
     case 8: return _mm_shuffle_epi32(v, 0x4E);
     default: return v;
@@ -181,15 +193,15 @@ static inline void ndpad_reverse_run_avx2(char *dst, const char *src, int64_t co
     if (count >= lanes) {
         int64_t k = 0;
         for (; k + lanes <= count; k += lanes) {
-            const __m256i v = _mm256_loadu_si256(
-                (const __m256i *)(src - (k + lanes - 1) * (int64_t)elem_size));
+            const __m256i v =
+                _mm256_loadu_si256((const __m256i *)(src - (k + lanes - 1) * (int64_t)elem_size));
             _mm256_storeu_si256((__m256i *)(dst + k * (int64_t)elem_size),
                                 ndpad_reverse_avx2(v, elem_size));
         }
         if (k < count) {
             k = count - lanes;
-            const __m256i v = _mm256_loadu_si256(
-                (const __m256i *)(src - (k + lanes - 1) * (int64_t)elem_size));
+            const __m256i v =
+                _mm256_loadu_si256((const __m256i *)(src - (k + lanes - 1) * (int64_t)elem_size));
             _mm256_storeu_si256((__m256i *)(dst + k * (int64_t)elem_size),
                                 ndpad_reverse_avx2(v, elem_size));
         }

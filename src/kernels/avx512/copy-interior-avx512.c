@@ -40,8 +40,10 @@ static inline void copy_to_aligned_lines(char *out, const char *in, size_t bytes
     }
     for (; k + 64 <= bytes; k += 64) {
         const __m512i a = _mm512_loadu_si512(in + k);
-        if (stream) _mm512_stream_si512((__m512i *)(out + k), a);
-        else _mm512_store_si512((__m512i *)(out + k), a);
+        if (stream)
+            _mm512_stream_si512((__m512i *)(out + k), a);
+        else
+            _mm512_store_si512((__m512i *)(out + k), a);
     }
     ndpad_copy_short_avx512(out + k, in + k, bytes - k);
 }

@@ -19,9 +19,21 @@ static inline __m512i ndpad_splat_avx512(const void *src, size_t elem_size)
 {
     switch (elem_size) {
     case 1: return _mm512_set1_epi8(*(const char *)src);
-    case 2: { int16_t v; memcpy(&v, src, 2); return _mm512_set1_epi16(v); }
-    case 4: { int32_t v; memcpy(&v, src, 4); return _mm512_set1_epi32(v); }
-    case 8: { int64_t v; memcpy(&v, src, 8); return _mm512_set1_epi64(v); }
+    case 2: {
+        int16_t v;
+        memcpy(&v, src, 2);
+        return _mm512_set1_epi16(v);
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, src, 4);
+        return _mm512_set1_epi32(v);
+    }
+    case 8: {
+        int64_t v;
+        memcpy(&v, src, 8);
+        return _mm512_set1_epi64(v);
+    }
     default: return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)src));
     }
 }
@@ -81,22 +93,23 @@ static inline __m512i ndpad_reverse_index_avx512(int64_t t, size_t elem_size)
 {
     switch (elem_size) {
     case 1: {
-        const __m512i iota = _mm512_set_epi8(
-            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43,
-            42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
-            21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        const __m512i iota =
+            _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
+                            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,
+                            27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
+                            9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         return _mm512_sub_epi8(_mm512_set1_epi8((char)(t - 1)), iota);
     }
     case 2: {
-        const __m512i iota = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
-                                              19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-                                              6, 5, 4, 3, 2, 1, 0);
+        const __m512i iota =
+            _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+                             13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         return _mm512_sub_epi16(_mm512_set1_epi16((short)(t - 1)), iota);
     }
     case 4:
         return _mm512_sub_epi32(_mm512_set1_epi32((int)(t - 1)),
-                                _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                                 1, 0));
+                                _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
+                                                 0));
     default: /* 8, and 16 as pairs of quadwords */
         return _mm512_sub_epi64(_mm512_set1_epi64(t - 1), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
     }
@@ -120,10 +133,10 @@ static inline __m512i ndpad_reverse_avx512(__m512i v, size_t elem_size)
     if (elem_size == 16) return _mm512_shuffle_i64x2(v, v, 0x1B);
 #ifndef __AVX512VBMI__
     if (elem_size == 1) {
-        const __m512i bytes = _mm512_set_epi64(0x0001020304050607, 0x08090a0b0c0d0e0f,
-                                               0x0001020304050607, 0x08090a0b0c0d0e0f,
-                                               0x0001020304050607, 0x08090a0b0c0d0e0f,
-                                               0x0001020304050607, 0x08090a0b0c0d0e0f);
+        const __m512i bytes =
+            _mm512_set_epi64(0x0001020304050607, 0x08090a0b0c0d0e0f, 0x0001020304050607,
+                             0x08090a0b0c0d0e0f, 0x0001020304050607, 0x08090a0b0c0d0e0f,
+                             0x0001020304050607, 0x08090a0b0c0d0e0f);
         const __m512i in_lane = _mm512_shuffle_epi8(v, bytes);
         return _mm512_shuffle_i64x2(in_lane, in_lane, 0x1B);
     }
@@ -179,8 +192,10 @@ static inline void ndpad_reverse_run_avx512(char *dst, const char *src, int64_t 
         /* quadword pairs: element p takes element count - 1 - p */
         const __m512i q = _mm512_set_epi64(1, 0, 1, 0, 1, 0, 1, 0);
         const __m512i pair = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
-        const __m512i index = _mm512_add_epi64(
-            _mm512_slli_epi64(_mm512_sub_epi64(_mm512_set1_epi64(count - 1), pair), 1), q);
+        const __m512i index =
+            _mm512_add_epi64(_mm512_slli_epi64(_mm512_sub_epi64(_mm512_set1_epi64(count - 1), pair),
+                                               1),
+                             q);
         r = _mm512_permutexvar_epi64(index, v);
     } else {
         r = ndpad_permute_avx512(ndpad_reverse_index_avx512(count, elem_size), v, elem_size);

@@ -12,9 +12,21 @@ static inline uint8x16_t ndpad_splat_neon(const void *src, size_t elem_size)
 {
     switch (elem_size) {
     case 1: return vdupq_n_u8(*(const uint8_t *)src);
-    case 2: { uint16_t v; memcpy(&v, src, 2); return vreinterpretq_u8_u16(vdupq_n_u16(v)); }
-    case 4: { uint32_t v; memcpy(&v, src, 4); return vreinterpretq_u8_u32(vdupq_n_u32(v)); }
-    case 8: { uint64_t v; memcpy(&v, src, 8); return vreinterpretq_u8_u64(vdupq_n_u64(v)); }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, src, 2);
+        return vreinterpretq_u8_u16(vdupq_n_u16(v));
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        return vreinterpretq_u8_u32(vdupq_n_u32(v));
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        return vreinterpretq_u8_u64(vdupq_n_u64(v));
+    }
     default: return vld1q_u8((const uint8_t *)src);
     }
 }
@@ -75,11 +87,18 @@ static inline void ndpad_copy_short_neon(uint8_t *dst, const uint8_t *src, size_
 static inline uint8x16_t ndpad_reverse_neon(uint8x16_t v, size_t elem_size)
 {
     switch (elem_size) {
-    case 1: { const uint8x16_t r = vrev64q_u8(v); return vextq_u8(r, r, 8); }
-    case 2: { const uint16x8_t r = vrev64q_u16(vreinterpretq_u16_u8(v));
-              return vreinterpretq_u8_u16(vextq_u16(r, r, 4)); }
-    case 4: { const uint32x4_t r = vrev64q_u32(vreinterpretq_u32_u8(v));
-              return vreinterpretq_u8_u32(vextq_u32(r, r, 2)); }
+    case 1: {
+        const uint8x16_t r = vrev64q_u8(v);
+        return vextq_u8(r, r, 8);
+    }
+    case 2: {
+        const uint16x8_t r = vrev64q_u16(vreinterpretq_u16_u8(v));
+        return vreinterpretq_u8_u16(vextq_u16(r, r, 4));
+    }
+    case 4: {
+        const uint32x4_t r = vrev64q_u32(vreinterpretq_u32_u8(v));
+        return vreinterpretq_u8_u32(vextq_u32(r, r, 2));
+    }
     case 8: return vextq_u8(v, v, 8);
     default: return v;
     }
@@ -108,7 +127,8 @@ static inline void ndpad_reverse_short_neon(uint8_t *dst, const uint8_t *lo, siz
     } else if (bytes >= 4) {
         uint32_t first, last;
         memcpy(&first, lo, 4), memcpy(&last, lo + bytes - 4, 4);
-        if (elem_size == 1) first = __builtin_bswap32(first), last = __builtin_bswap32(last);
+        if (elem_size == 1)
+            first = __builtin_bswap32(first), last = __builtin_bswap32(last);
         else if (elem_size == 2)
             first = (first >> 16) | (first << 16), last = (last >> 16) | (last << 16);
         memcpy(dst, &last, 4), memcpy(dst + bytes - 4, &first, 4);
@@ -132,12 +152,12 @@ static inline void ndpad_reverse_run_neon(uint8_t *dst, const uint8_t *src, int6
     if (count >= lanes) {
         int64_t k = 0;
         for (; k + lanes <= count; k += lanes)
-            vst1q_u8(dst + k * es, ndpad_reverse_neon(vld1q_u8(src - (k + lanes - 1) * es),
-                                                      elem_size));
+            vst1q_u8(dst + k * es,
+                     ndpad_reverse_neon(vld1q_u8(src - (k + lanes - 1) * es), elem_size));
         if (k < count) {
             k = count - lanes;
-            vst1q_u8(dst + k * es, ndpad_reverse_neon(vld1q_u8(src - (k + lanes - 1) * es),
-                                                      elem_size));
+            vst1q_u8(dst + k * es,
+                     ndpad_reverse_neon(vld1q_u8(src - (k + lanes - 1) * es), elem_size));
         }
         return;
     }

@@ -6,27 +6,29 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef struct ndpad_e16 { uint64_t lo, hi; } ndpad_e16;
+typedef struct ndpad_e16 {
+    uint64_t lo, hi;
+} ndpad_e16;
 
-#define NDPAD_DEFINE_ELEMENT_MOVES(bytes, type)                                           \
-    static inline void ndpad_broadcast_e##bytes(void *restrict dst, const void *restrict src, \
-                                                int64_t count)                            \
-    {                                                                                     \
-        type value;                                                                       \
-        memcpy(&value, src, sizeof(value));                                               \
-        char *out = (char *)dst;                                                          \
-        for (int64_t k = 0; k < count; k++) memcpy(out + k * (bytes), &value, (bytes));   \
-    }                                                                                     \
-    static inline void ndpad_reverse_e##bytes(void *restrict dst, const void *restrict src, \
-                                              int64_t count)                              \
-    {                                                                                     \
-        char *out = (char *)dst;                                                          \
-        const char *in = (const char *)src;                                               \
-        for (int64_t k = 0; k < count; k++) {                                             \
-            type value;                                                                   \
-            memcpy(&value, in - k * (bytes), (bytes));                                    \
-            memcpy(out + k * (bytes), &value, (bytes));                                   \
-        }                                                                                 \
+#define NDPAD_DEFINE_ELEMENT_MOVES(bytes, type)                                                    \
+    static inline void ndpad_broadcast_e##bytes(void *restrict dst, const void *restrict src,      \
+                                                int64_t count)                                     \
+    {                                                                                              \
+        type value;                                                                                \
+        memcpy(&value, src, sizeof(value));                                                        \
+        char *out = (char *)dst;                                                                   \
+        for (int64_t k = 0; k < count; k++) memcpy(out + k * (bytes), &value, (bytes));            \
+    }                                                                                              \
+    static inline void ndpad_reverse_e##bytes(void *restrict dst, const void *restrict src,        \
+                                              int64_t count)                                       \
+    {                                                                                              \
+        char *out = (char *)dst;                                                                   \
+        const char *in = (const char *)src;                                                        \
+        for (int64_t k = 0; k < count; k++) {                                                      \
+            type value;                                                                            \
+            memcpy(&value, in - k * (bytes), (bytes));                                             \
+            memcpy(out + k * (bytes), &value, (bytes));                                            \
+        }                                                                                          \
     }
 
 NDPAD_DEFINE_ELEMENT_MOVES(1, uint8_t)
@@ -36,8 +38,8 @@ NDPAD_DEFINE_ELEMENT_MOVES(8, uint64_t)
 NDPAD_DEFINE_ELEMENT_MOVES(16, ndpad_e16)
 
 /* Any size: one element, then copies of what is already written, doubling each time. */
-static inline void ndpad_broadcast_any(void *restrict dst, const void *restrict src,
-                                       int64_t count, size_t elem_size)
+static inline void ndpad_broadcast_any(void *restrict dst, const void *restrict src, int64_t count,
+                                       size_t elem_size)
 {
     if (count <= 0) return;
     char *out = (char *)dst;
@@ -51,8 +53,8 @@ static inline void ndpad_broadcast_any(void *restrict dst, const void *restrict 
     }
 }
 
-static inline void ndpad_reverse_any(void *restrict dst, const void *restrict src,
-                                     int64_t count, size_t elem_size)
+static inline void ndpad_reverse_any(void *restrict dst, const void *restrict src, int64_t count,
+                                     size_t elem_size)
 {
     char *out = (char *)dst;
     const char *in = (const char *)src;

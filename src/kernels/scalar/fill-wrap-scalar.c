@@ -3,12 +3,12 @@
 
 #include "kernels/kernels.h"
 
-#define NDPAD_DEFINE_FILL(bytes)                                                          \
-    void ndpad_fill_wrap_e##bytes##__scalar(void *restrict dst, const void *restrict src, \
-                                            int64_t count, size_t elem_size)             \
-    {                                                                                     \
-        (void)elem_size;                                                                  \
-        memcpy(dst, src, (size_t)count * (bytes));                                        \
+#define NDPAD_DEFINE_FILL(bytes)                                                                   \
+    void ndpad_fill_wrap_e##bytes##__scalar(void *restrict dst, const void *restrict src,          \
+                                            int64_t count, size_t elem_size)                       \
+    {                                                                                              \
+        (void)elem_size;                                                                           \
+        memcpy(dst, src, (size_t)count *(bytes));                                                  \
     }
 
 NDPAD_DEFINE_FILL(1)
