@@ -4,14 +4,13 @@
  *
  *   ndpad/<case>-<mode>/threads:N    ndpad_execute() of a plan made with options.threads = N
  *   memcpy/<case>/threads:N          memcpy of the case's output bytes (dst = its output)
- *   xnnpack/<case>-constant/threads:N  XNNPACK's constant pad operator (when built with it)
+ *   xnnpack/<case>-constant/threads:N  XNNPACK's constant pad (when built with it; fp32 cases)
  *   plan/conv                        ndpad_plan_create() + ndpad_plan_destroy() of conv
  *
- * Cases (fp32): conv 1x64x256x256 pad 1 on H and W in all five modes; image 1x3x1080x1920
- * pad 8 on H and W, reflect; nhwc 1x224x224x3 pad 3 on H and W, constant; ov-small 1x3x32x40
- * pads_begin [0,5,2,1] pads_end [1,0,3,7], constant 15; channel 8x64x56x56 pads_end 64 on
- * axis 1, constant; inplace: conv constant with the input already in the output's interior
- * (in_strides = out_strides, in = out + offset), so only the borders are written.
+ * Cases: the table of standard-cases.c, shared with ndpad-tune (conv 1x64x256x256 in all
+ * five modes, image, nhwc, ov-small, channel, and inplace: conv constant with the input
+ * already in the output's interior, in_strides = out_strides, in = out + offset, so only
+ * the borders are written). Each case's target travels in the JSON as a counter.
  * N runs over 1 .. omp_get_max_threads() (powers of two and the maximum beyond 8), or the
  * comma-separated list in NDPAD_BENCH_THREADS.
  *
@@ -28,9 +27,10 @@
  *   us             median time per call, microseconds;
  *   n_threads      the thread count asked for (options.threads);
  *   bytes_per_second  Google Benchmark's own rate (mean over the iterations);
+ *   target_vs_memcpy  the case's vs_memcpy target (ndpad runs at 1 and 2 threads that
+ *                  have one; plan/conv: target_us);
  *   label          "isa=<plan's ISA> tile=<rows>x<cols> tiles=<T> plan_threads=<P>
- *                  [stream] source=heuristic|wisdom|..." from ndpad_plan_isa() and
- *                  ndpad_plan_describe().
+ *                  [stream] source=heuristic|wisdom|..." from ndpad_plan_info().
  * With more than one thread memcpy is split over the threads, each thread taking at least
  * 128 KiB and none under 256 KiB in all, the rule ndpad's planner follows, so a small output
  * is compared with the one-thread copy it runs as. For XNNPACK the split runs on XNNPACK's
@@ -67,9 +67,12 @@
 #endif
 
 #include "gbench_shim.h"
+#include "stopwatch.h"
 #include "ndpad.h"
+#include "standard-cases.h"
 
-#define MAX_RANK          4
+#define MAX_RANK          STANDARD_MAX_RANK
+#define ARRAY_LEN_MAX     64 /* cases and groups of the table */
 #define MAX_THREAD_COUNTS 64
 
 /* ------------------------------------------------------------------------------------- */
@@ -80,53 +83,46 @@
 typedef struct tensors {
     const char *group;
     int32_t rank;
+    size_t elem_size;
     int64_t shape[MAX_RANK], pads_begin[MAX_RANK], pads_end[MAX_RANK];
     int64_t out_shape[MAX_RANK];
     size_t in_bytes, out_bytes;
-    float *in, *out; /* allocated at first use, kept for the process */
+    unsigned char *in, *out; /* allocated at first use, kept for the process */
 } tensors;
 
+/* A case of the table (standard-cases.c) and the tensors of its group. */
 typedef struct bench_case {
-    const char *name; /* "conv", "inplace", ...  */
+    const standard_case *c;
     tensors *t;
-    int32_t mode;
-    float pad_value;
-    bool inplace;
 } bench_case;
 
-#define TENSORS(name, ...)                                                                         \
-    {                                                                                              \
-        .group = name, .rank = 4, __VA_ARGS__                                                      \
+static tensors all_tensors[ARRAY_LEN_MAX];
+static size_t tensor_n;
+static bench_case cases[ARRAY_LEN_MAX];
+static size_t case_n;
+
+/* --ndpad_large (NDPAD_BENCH_LARGE=1): also the cases of 256 MiB and more of output. */
+static bool include_large;
+
+/* The table's cases, each with its group's tensors (made by the group's first case). */
+static void cases_from_table(void)
+{
+    for (size_t i = 0; i < standard_case_count && i < ARRAY_LEN_MAX; i++) {
+        const standard_case *c = &standard_cases[i];
+        if (c->large && !include_large) continue; /* GiBs and minutes: --ndpad_large */
+        tensors *t = NULL;
+        for (size_t g = 0; g < tensor_n; g++)
+            if (strcmp(all_tensors[g].group, c->group) == 0) t = &all_tensors[g];
+        if (t == NULL) {
+            t = &all_tensors[tensor_n++];
+            *t = (tensors){.group = c->group, .rank = c->rank, .elem_size = c->elem_size};
+            memcpy(t->shape, c->shape, sizeof(t->shape));
+            memcpy(t->pads_begin, c->pads_begin, sizeof(t->pads_begin));
+            memcpy(t->pads_end, c->pads_end, sizeof(t->pads_end));
+        }
+        cases[case_n++] = (bench_case){c, t};
     }
-static tensors conv_t = TENSORS("conv", .shape = {1, 64, 256, 256}, .pads_begin = {0, 0, 1, 1},
-                                .pads_end = {0, 0, 1, 1});
-static tensors image_t = TENSORS("image", .shape = {1, 3, 1080, 1920}, .pads_begin = {0, 0, 8, 8},
-                                 .pads_end = {0, 0, 8, 8});
-static tensors nhwc_t = TENSORS("nhwc", .shape = {1, 224, 224, 3}, .pads_begin = {0, 3, 3, 0},
-                                .pads_end = {0, 3, 3, 0});
-static tensors ovsmall_t = TENSORS("ov-small", .shape = {1, 3, 32, 40}, .pads_begin = {0, 5, 2, 1},
-                                   .pads_end = {1, 0, 3, 7});
-static tensors channel_t = TENSORS("channel", .shape = {8, 64, 56, 56}, .pads_begin = {0, 0, 0, 0},
-                                   .pads_end = {0, 64, 0, 0});
-
-static tensors *const all_tensors[] = {&conv_t, &image_t, &nhwc_t, &ovsmall_t, &channel_t};
-
-static bench_case cases[] = {
-    {"conv", &conv_t, NDPAD_CONSTANT, 0.0f, false},
-    {"conv", &conv_t, NDPAD_EDGE, 0.0f, false},
-    {"conv", &conv_t, NDPAD_REFLECT, 0.0f, false},
-    {"conv", &conv_t, NDPAD_SYMMETRIC, 0.0f, false},
-    {"conv", &conv_t, NDPAD_WRAP, 0.0f, false},
-    {"inplace", &conv_t, NDPAD_CONSTANT, 0.0f, true},
-    {"image", &image_t, NDPAD_REFLECT, 0.0f, false},
-    {"nhwc", &nhwc_t, NDPAD_CONSTANT, 0.0f, false},
-    {"ov-small", &ovsmall_t, NDPAD_CONSTANT, 15.0f, false},
-    {"channel", &channel_t, NDPAD_CONSTANT, 0.0f, false},
-};
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
+}
 
 /* What one registered benchmark runs. */
 typedef enum impl { IMPL_NDPAD, IMPL_MEMCPY, IMPL_XNNPACK } impl;
@@ -157,14 +153,14 @@ static void tensors_init(tensors *t)
         in_elems *= (size_t)t->shape[k];
         out_elems *= (size_t)t->out_shape[k];
     }
-    t->in_bytes = in_elems * sizeof(float);
-    t->out_bytes = out_elems * sizeof(float);
+    t->in_bytes = in_elems * t->elem_size;
+    t->out_bytes = out_elems * t->elem_size;
     t->in = xmalloc(t->in_bytes);
     t->out = xmalloc(t->out_bytes);
-    uint32_t x = 12345u;
-    for (size_t i = 0; i < in_elems; i++) {
+    uint32_t x = 12345u; /* any bytes: every mode copies elements, never computes */
+    for (size_t i = 0; i < t->in_bytes; i++) {
         x = x * 1664525u + 1013904223u;
-        t->in[i] = (float)(x >> 8) * (1.0f / 16777216.0f) - 0.5f;
+        t->in[i] = (unsigned char)(x >> 24);
     }
     memset(t->out, 0, t->out_bytes); /* fault the pages in before any timing */
 }
@@ -188,13 +184,6 @@ static const char *memcpy_source(size_t bytes)
 /* Timing                                                                                 */
 /* ------------------------------------------------------------------------------------- */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct samples {
     double *v;
     size_t n, cap;
@@ -214,17 +203,9 @@ static void samples_push(samples *s, double x)
     s->v[s->n++] = x;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double samples_median(samples *s)
 {
-    if (s->n == 0) return NAN;
-    qsort(s->v, s->n, sizeof(double), cmp_double);
-    return s->n % 2 ? s->v[s->n / 2] : 0.5 * (s->v[s->n / 2 - 1] + s->v[s->n / 2]);
+    return s->n == 0 ? NAN : ndpad_median(s->v, (int)s->n);
 }
 
 /* The threads that copy `bytes` when `threads` are allowed: each at least 128 KiB, one below
@@ -277,7 +258,9 @@ static void usage_ndpad_flags(FILE *f)
           "                                  the planner's heuristic only "
           "(env NDPAD_BENCH_TUNING)\n"
           "  --ndpad_threads=1,2,...         thread counts (env NDPAD_BENCH_THREADS; default\n"
-          "                                  1 .. all, powers of two beyond 8)\n",
+          "                                  1 .. all, powers of two beyond 8)\n"
+          "  --ndpad_large                   also the cases of 256 MiB or more of output (env\n"
+          "                                  NDPAD_BENCH_LARGE=1)\n",
           f);
 }
 
@@ -317,6 +300,8 @@ static void parse_ndpad_flags(int *argc, char **argv)
     if (env != NULL && *env != '\0') set_thread_counts(env, "NDPAD_BENCH_THREADS");
     env = getenv("NDPAD_BENCH_TUNING");
     if (env != NULL && *env != '\0') set_tuning(env, "NDPAD_BENCH_TUNING");
+    env = getenv("NDPAD_BENCH_LARGE");
+    include_large = env != NULL && strcmp(env, "1") == 0;
 
     int kept = 1;
     for (int i = 1; i < *argc; i++) {
@@ -325,6 +310,8 @@ static void parse_ndpad_flags(int *argc, char **argv)
             set_thread_counts(a + 16, "--ndpad_threads");
         } else if (strncmp(a, "--ndpad_tuning=", 15) == 0) {
             set_tuning(a + 15, "--ndpad_tuning");
+        } else if (strcmp(a, "--ndpad_large") == 0) {
+            include_large = true;
         } else if (strncmp(a, "--ndpad_", 8) == 0) {
             fprintf(stderr, "ndpad-bench: unknown flag %s\n", a);
             usage_ndpad_flags(stderr);
@@ -350,18 +337,18 @@ static void parse_ndpad_flags(int *argc, char **argv)
 /* The benchmarks                                                                         */
 /* ------------------------------------------------------------------------------------- */
 
-static void make_problem(const bench_case *c, ndpad_problem *p, int64_t *out_strides)
+static void make_problem(const bench_case *bc, bool inplace, ndpad_problem *p, int64_t *out_strides)
 {
-    const tensors *t = c->t;
+    const tensors *t = bc->t;
     memset(p, 0, sizeof(*p));
     p->rank = t->rank;
-    p->mode = c->mode;
-    p->elem_size = sizeof(float);
+    p->mode = bc->c->mode;
+    p->elem_size = t->elem_size;
     p->shape = t->shape;
     p->pads_begin = t->pads_begin;
     p->pads_end = t->pads_end;
-    p->pad_value = &c->pad_value;
-    if (c->inplace) {
+    p->pad_value = bc->c->pad_value;
+    if (inplace) {
         int64_t stride = 1;
         for (int k = t->rank - 1; k >= 0; k--) {
             out_strides[k] = stride;
@@ -380,32 +367,28 @@ static size_t interior_offset(const tensors *t)
         offset += t->pads_begin[k] * stride;
         stride *= t->out_shape[k];
     }
-    return (size_t)offset * sizeof(float);
+    return (size_t)offset * t->elem_size;
 }
 
-/* "isa=avx512 tile=129x258 tiles=32 plan_threads=2[ stream][ source=...]" from the plan. */
+/* "isa=avx512 tile=129x258 tiles=32 plan_threads=2[ stream][ copy=memcpy][ path=stream]
+ * source=heuristic" from ndpad_plan_info(): the plan's choices and where they came from
+ * (heuristic, wisdom, measured, forced). */
 static void plan_label(const ndpad_plan *plan, char *label, size_t size)
 {
-    char text[4096];
-    ndpad_plan_describe(plan, text, sizeof(text));
-    const char *line = strstr(text, "tiles: ");
-    long long rows = 0, cols = 0, tiles = 0;
-    int threads = 0;
-    if (line == NULL || sscanf(line, "tiles: %lld rows x %lld columns, %lld tiles, %d threads",
-                               &rows, &cols, &tiles, &threads) != 4) {
+    static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
+    struct ndpad_plan_info info = {.size = sizeof(info)};
+    if (ndpad_plan_info(plan, &info) != NDPAD_OK) {
         snprintf(label, size, "isa=%s", ndpad_isa_name(ndpad_plan_isa(plan)));
         return;
     }
-    const char *eol = strchr(line, '\n');
-    const bool stream =
-        strstr(line, "streaming") != NULL && (eol == NULL || strstr(line, "streaming") < eol);
-    /* "tile source: wisdom (class ...)": where the tile came from, when the library says. */
-    char source[32] = "";
-    const char *src_line = strstr(text, "tile source: ");
-    if (src_line != NULL) sscanf(src_line, "tile source: %31[a-z]", source);
-    snprintf(label, size, "isa=%s tile=%lldx%lld tiles=%lld plan_threads=%d%s%s%s",
-             ndpad_isa_name(ndpad_plan_isa(plan)), rows, cols, tiles, threads,
-             stream ? " stream" : "", source[0] ? " source=" : "", source);
+    const bool known = info.tile_source >= 0 && info.tile_source < 4;
+    static const char *const copies[] = {"", " copy=memcpy", " copy=movsb"};
+    snprintf(label, size, "isa=%s tile=%lldx%lld tiles=%lld plan_threads=%d%s%s%s source=%s",
+             ndpad_isa_name((ndpad_isa)info.isa), (long long)info.tile_rows,
+             (long long)info.tile_cols, (long long)info.tiles, (int)info.threads,
+             info.streaming ? " stream" : "",
+             info.interior_copy > 0 && info.interior_copy < 3 ? copies[info.interior_copy] : "",
+             info.stream_path ? " path=stream" : "", known ? sources[info.tile_source] : "?");
 }
 
 /* Pads conv out of place into the shared output, so that its interior holds the input: the
@@ -413,10 +396,8 @@ static void plan_label(const ndpad_plan *plan, char *label, size_t size)
  * neighbours overwrite them). */
 static bool inplace_restore(const bench_case *c, char *why, size_t why_size)
 {
-    bench_case plain = *c;
-    plain.inplace = false;
     ndpad_problem p;
-    make_problem(&plain, &p, NULL);
+    make_problem(c, false, &p, NULL);
     if (ndpad_pad(&p, c->t->in, c->t->out) != NDPAD_OK) {
         snprintf(why, why_size, "%s", ndpad_last_error());
         return false;
@@ -433,8 +414,12 @@ static bool inplace_checked(const ndpad_plan *plan, const bench_case *c, char *w
     if (!inplace_restore(c, why, why_size)) return false;
     char *want = xmalloc(t->out_bytes);
     memcpy(want, t->out, t->out_bytes);
-    const size_t w = (size_t)t->out_shape[t->rank - 1], rows = t->out_bytes / sizeof(float) / w;
-    for (size_t r = 0; r < rows; r++) t->out[r * w] = t->out[r * w + w - 1] = 99.0f;
+    /* scribble the first and last element of every row */
+    const size_t row = (size_t)t->out_shape[t->rank - 1] * t->elem_size, rows = t->out_bytes / row;
+    for (size_t r = 0; r < rows; r++) {
+        memset(t->out + r * row, 0x63, t->elem_size);
+        memset(t->out + (r + 1) * row - t->elem_size, 0x63, t->elem_size);
+    }
     const ndpad_status st = ndpad_execute(plan, (const char *)t->out + interior_offset(t), t->out);
     const bool same = st == NDPAD_OK && memcmp(want, t->out, t->out_bytes) == 0;
     free(want);
@@ -540,7 +525,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
     if (run->what == IMPL_NDPAD) {
         int64_t strides[MAX_RANK];
         ndpad_problem p;
-        make_problem(c, &p, strides);
+        make_problem(c, c->c->inplace, &p, strides);
         ndpad_options o;
         ndpad_options_init(&o);
         o.threads = run->threads;
@@ -549,7 +534,7 @@ static void bench_case_fn(gbench_state *state, void *arg)
             snprintf(why, sizeof(why), "%s", ndpad_last_error());
             goto fail;
         }
-        if (c->inplace) {
+        if (c->c->inplace) {
             in = (const char *)t->out + interior_offset(t);
             bytes = t->out_bytes - t->in_bytes; /* the borders: all that is written */
             if (!inplace_checked(plan, c, why, sizeof(why))) goto fail;
@@ -568,7 +553,9 @@ static void bench_case_fn(gbench_state *state, void *arg)
             post[k] = (size_t)t->pads_end[k];
         }
         const pthreadpool_t pool = xnn_pool(run->threads);
-        if (xnn_create_constant_pad_nd_x32(&c->pad_value, 0, &op) != xnn_status_success ||
+        static const float zero = 0.0f;
+        const void *value = c->c->pad_value != NULL ? c->c->pad_value : &zero;
+        if (xnn_create_constant_pad_nd_x32(value, 0, &op) != xnn_status_success ||
             xnn_setup_constant_pad_nd_x32(op, (size_t)t->rank, shape, pre, post, t->in, t->out,
                                           pool) != xnn_status_success) {
             snprintf(why, sizeof(why), "XNNPACK constant pad: create or setup failed");
@@ -592,15 +579,15 @@ static void bench_case_fn(gbench_state *state, void *arg)
         goto fail;
     }
     while (gbench_keep_running(state)) {
-        const double t0 = now();
+        const double t0 = ndpad_now();
         if (paired) {
             baseline_once(run, src);
             gbench_clobber_memory();
         }
-        const double t1 = now();
+        const double t1 = ndpad_now();
         run_once(run, plan, op, in, src);
         gbench_clobber_memory();
-        const double t2 = now();
+        const double t2 = ndpad_now();
         gbench_set_iteration_time(state, t2 - t1);
         samples_push(&loop, t2 - t1);
         if (paired) {
@@ -619,6 +606,11 @@ static void bench_case_fn(gbench_state *state, void *arg)
                        GBENCH_COUNTER_DEFAULT);
     if (paired)
         gbench_set_counter(state, "vs_memcpy", samples_median(&ratio), GBENCH_COUNTER_DEFAULT);
+    /* the case's target travels with its result (ci/bench-report.py reads it) */
+    if (run->what == IMPL_NDPAD && c->c->target_vs_memcpy > 0 &&
+        run->threads <= STANDARD_TARGET_MAX_THREADS)
+        gbench_set_counter(state, "target_vs_memcpy", c->c->target_vs_memcpy,
+                           GBENCH_COUNTER_DEFAULT);
     gbench_set_label(state, label);
     goto done;
 fail:
@@ -641,7 +633,7 @@ static void bench_plan_fn(gbench_state *state, void *arg)
 {
     const bench_case *c = arg;
     ndpad_problem p;
-    make_problem(c, &p, NULL);
+    make_problem(c, false, &p, NULL);
     ndpad_options o;
     ndpad_options_init(&o);
     o.tuning = plan_tuning;
@@ -659,12 +651,23 @@ static void bench_plan_fn(gbench_state *state, void *arg)
         ndpad_plan_destroy(plan);
     }
     gbench_set_items_processed(state, gbench_iterations(state));
+    gbench_set_counter(state, "target_us", STANDARD_PLAN_TARGET_US, GBENCH_COUNTER_DEFAULT);
     gbench_set_label(state, label);
 }
 
 /* ------------------------------------------------------------------------------------- */
 
-static bench_run runs[ARRAY_LEN(cases) * 2 * MAX_THREAD_COUNTS + 16 * MAX_THREAD_COUNTS];
+/* What XNNPACK's constant_pad_nd_x32 can run: constant fp32 pads out of place, with no
+ * crops (its pads are size_t: a negative one would read and write far out of bounds). */
+static bool xnnpack_pads(const standard_case *c)
+{
+    if (c->mode != NDPAD_CONSTANT || c->elem_size != 4 || c->inplace) return false;
+    for (int k = 0; k < c->rank; k++)
+        if (c->pads_begin[k] < 0 || c->pads_end[k] < 0) return false;
+    return true;
+}
+
+static bench_run runs[ARRAY_LEN_MAX * 2 * MAX_THREAD_COUNTS + ARRAY_LEN_MAX * MAX_THREAD_COUNTS];
 static size_t run_n;
 
 static void add(impl what, const bench_case *c, tensors *t, int threads)
@@ -676,7 +679,8 @@ static void add(impl what, const bench_case *c, tensors *t, int threads)
         snprintf(name, sizeof(name), "memcpy/%s/threads:%d", t->group, threads);
     else
         snprintf(name, sizeof(name), "%s/%s-%s/threads:%d",
-                 what == IMPL_NDPAD ? "ndpad" : "xnnpack", c->name, mode_names[c->mode], threads);
+                 what == IMPL_NDPAD ? "ndpad" : "xnnpack", c->c->name, ndpad_mode_name(c->c->mode),
+                 threads);
     gbench_use_manual_time(gbench_register(name, bench_case_fn, r));
 }
 
@@ -690,16 +694,16 @@ int main(int argc, char **argv)
     const bool have_xnnpack = false;
 #endif
 
+    cases_from_table();
     gbench_use_real_time(gbench_register("plan/conv", bench_plan_fn, &cases[0]));
-    for (size_t g = 0; g < ARRAY_LEN(all_tensors); g++) {
-        tensors *t = all_tensors[g];
+    for (size_t g = 0; g < tensor_n; g++) {
+        tensors *t = &all_tensors[g];
         for (int i = 0; i < thread_count_n; i++) {
             add(IMPL_MEMCPY, NULL, t, thread_counts[i]);
-            for (size_t k = 0; k < ARRAY_LEN(cases); k++)
+            for (size_t k = 0; k < case_n; k++)
                 if (cases[k].t == t) add(IMPL_NDPAD, &cases[k], t, thread_counts[i]);
-            for (size_t k = 0; k < ARRAY_LEN(cases); k++)
-                if (have_xnnpack && cases[k].t == t && cases[k].mode == NDPAD_CONSTANT &&
-                    !cases[k].inplace)
+            for (size_t k = 0; k < case_n; k++)
+                if (have_xnnpack && cases[k].t == t && xnnpack_pads(cases[k].c))
                     add(IMPL_XNNPACK, &cases[k], t, thread_counts[i]);
         }
     }
@@ -712,9 +716,9 @@ int main(int argc, char **argv)
         if (xnn_pools[i] != NULL) pthreadpool_destroy(xnn_pools[i]);
     if (have_xnnpack) xnn_deinitialize();
 #endif
-    for (size_t g = 0; g < ARRAY_LEN(all_tensors); g++) {
-        free(all_tensors[g]->in);
-        free(all_tensors[g]->out);
+    for (size_t g = 0; g < tensor_n; g++) {
+        free(all_tensors[g].in);
+        free(all_tensors[g].out);
     }
     free(copy_src);
     if (rc == 0 && failures > 0) {

@@ -1,10 +1,13 @@
 /*
- * ndpad-bench-kernels: one benchmark per entry of src/kernels/kernels.inc, so that every
- * kernel the dispatch table can pick is measured, and each ISA beside the scalar path.
+ * ndpad-bench-kernels: one benchmark per entry of src/kernels/kernels.inc (walking the list
+ * the library expands once, ndpad_filler_list and ndpad_copy_list), so that every kernel the
+ * dispatch table can pick is measured, and each ISA beside the scalar path and its parent.
  *
- *   fill/<mode>/e<bytes>/<isa>/run:<n>   one filler call on a run of n elements (n = 1, 3,
- *                                        8, 64, 4096); "e3-any" is a generic-size entry
- *                                        measured on 3-byte elements
+ *   fill/<op>/e<bytes>/<isa>/run:<n>     one filler call on a run of n elements (n = 1, 3,
+ *                                        8, 33, 64, 4096); <op> is broadcast (CONSTANT, EDGE),
+ *                                        reverse (REFLECT, SYMMETRIC) or forward (WRAP);
+ *                                        "e3-any" is a generic-size entry measured on 3-byte
+ *                                        elements
  *   copy/memcpy/<size>                   memcpy, the baseline of the copies
  *   copy/interior-<isa>/<size>           the interior copy kernel (NDPAD_COPY)
  *   copy/stream-<isa>/<size>             the non-temporal interior copy (NDPAD_COPY_STREAM)
@@ -14,8 +17,10 @@
  *                                        ordinary one (the label says which)
  *
  * Counters: bytes_per_second (bytes written), items_per_second (elements, fillers only);
- * vs_scalar on an ISA's filler = the scalar filler's time per call for the same mode, size
- * and run / this one's (the speedup, when the scalar benchmark ran earlier in this process);
+ * vs_scalar on an ISA's filler = the scalar filler's time per call for the same operation,
+ * size and run / this one's (the speedup, when the scalar benchmark ran earlier in this
+ * process); vs_parent on a level that refines another (isa-levels.inc: avx512vbmi over
+ * avx512) = the time of the kernel the parent level runs in that slot / this one's;
  * vs_memcpy on a copy = its time / memcpy's at the same size (below 1 = faster than memcpy).
  * ISAs this CPU cannot run (asked through the public API: a plan forced to that ISA) are
  * not registered. Sources and destinations are 64-byte aligned; filler destinations stay in
@@ -31,58 +36,31 @@
 #include <time.h>
 
 #include "gbench_shim.h"
+#include "stopwatch.h"
 #include "kernels/kernels.h"
 #include "ndpad.h"
 #include "topology.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-typedef struct filler {
-    ndpad_isa isa;
-    int mode;
-    size_t elem_bytes; /* 0: any size */
-    ndpad_fill_fn fn;
-    const char *name;
-} filler;
+typedef ndpad_filler_entry filler;
+typedef ndpad_copy_entry copier;
+#define fillers      ndpad_filler_list
+#define copiers      ndpad_copy_list
+#define FILLER_COUNT ndpad_filler_list_count
+#define COPIER_COUNT ndpad_copy_list_count
 
-typedef struct copier {
-    ndpad_isa isa;
-    bool stream;
-    ndpad_copy_fn fn;
-    const char *name;
-} copier;
-
-static const filler fillers[] = {
-#define NDPAD_FILLER(isa, mode, elem_bytes, function) {isa, mode, elem_bytes, function, #function},
-#define NDPAD_COPY(isa, function)
-#define NDPAD_COPY_STREAM(isa, function)
-#include "kernels/kernels.inc"
-#undef NDPAD_FILLER
-#undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+/* Each level's parent, from the one list of levels. */
+static const ndpad_isa parent_of[] = {
+#define NDPAD_ISA_LEVEL(ID, name, PARENT, ...) [NDPAD_ISA_##ID] = NDPAD_ISA_##PARENT,
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
 };
+enum { ISA_SLOTS = ARRAY_LEN(parent_of) };
 
-static const copier copiers[] = {
-#define NDPAD_FILLER(isa, mode, elem_bytes, function)
-#define NDPAD_COPY(isa, function)        {isa, false, function, #function},
-#define NDPAD_COPY_STREAM(isa, function) {isa, true, function, #function},
-#include "kernels/kernels.inc"
-#undef NDPAD_FILLER
-#undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
-};
-
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
-static const int64_t run_lengths[] = {1, 3, 8, 64, 4096};
+static const int64_t run_lengths[] = {1, 3, 8, 33, 64, 4096};
 #define GENERIC_ELEM_SIZE 3 /* what a generic-size (elem_bytes 0) entry is measured with */
 #define MAX_ELEM_SIZE     16
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void *xmalloc(size_t bytes)
 {
@@ -115,8 +93,22 @@ static bool isa_usable(ndpad_isa isa)
 
 /* ---- fillers -------------------------------------------------------------------------- */
 
-/* Scalar time per call, by mode, size class and run length, for vs_scalar. */
-static double scalar_seconds[NDPAD_MODE_COUNT][NDPAD_SIZE_CLASS_COUNT][ARRAY_LEN(run_lengths)];
+/* Time per call by kernel (its index in the list) and run length, for vs_scalar and
+ * vs_parent. */
+static double seconds[1024][ARRAY_LEN(run_lengths)];
+
+/* The list index of the kernel `isa` runs for `op` at `elem_size` (its own or inherited),
+ * found through the dispatch table: the slot of the first mode of that operation. */
+static int dispatched(ndpad_isa isa, ndpad_fill_op op, size_t elem_size)
+{
+    const ndpad_kernels *k = ndpad_kernels_select(isa, elem_size);
+    for (int m = 0; m < NDPAD_MODE_COUNT; m++) {
+        if (ndpad_mode_op[m] != op) continue;
+        for (size_t i = 0; i < FILLER_COUNT; i++)
+            if (fillers[i].fn == k->fill[m]) return (int)i;
+    }
+    return -1;
+}
 
 static int run_index(int64_t n)
 {
@@ -135,33 +127,36 @@ static void bench_filler(gbench_state *state, void *arg)
     unsigned char *src = xmalloc(bytes + 64), *dst = xmalloc(bytes + 64);
     for (size_t i = 0; i < bytes; i++) src[i] = (unsigned char)(i * 7 + 1);
     memset(dst, 0, bytes);
-    const void *from = f->mode == NDPAD_REFLECT || f->mode == NDPAD_SYMMETRIC
-                           ? (const void *)(src + bytes - es)
-                           : (const void *)src;
+    const void *from =
+        f->op == NDPAD_OP_REVERSE ? (const void *)(src + bytes - es) : (const void *)src;
     /* Cheap calls are batched so that the loop's own cost stays out of the time. */
     int64_t batch = (int64_t)(16384 / bytes);
     batch = batch < 1 ? 1 : batch > 256 ? 256 : batch;
 
     const ndpad_fill_fn fn = f->fn;
-    const double t0 = now();
+    const double t0 = ndpad_now();
     while (gbench_keep_running_batch(state, batch)) {
         for (int64_t b = 0; b < batch; b++) {
             fn(dst, from, n, es);
             gbench_clobber_memory();
         }
     }
-    const double per_call = (now() - t0) / (double)gbench_iterations(state);
+    const double per_call = (ndpad_now() - t0) / (double)gbench_iterations(state);
 
     const int64_t calls = gbench_iterations(state);
     gbench_set_bytes_processed(state, calls * (int64_t)bytes);
     gbench_set_items_processed(state, calls * n);
-    const int cls = f->elem_bytes == 0 ? NDPAD_SIZE_CLASS_COUNT - 1 : ndpad_size_class(es);
-    const int r = run_index(n);
-    if (r >= 0) {
-        if (f->isa == NDPAD_ISA_SCALAR)
-            scalar_seconds[f->mode][cls][r] = per_call;
-        else if (scalar_seconds[f->mode][cls][r] > 0)
-            gbench_set_counter(state, "vs_scalar", scalar_seconds[f->mode][cls][r] / per_call,
+    const int r = run_index(n), self = (int)(f - fillers);
+    if (r >= 0 && self < (int)ARRAY_LEN(seconds)) {
+        seconds[self][r] = per_call;
+        const int scalar = dispatched(NDPAD_ISA_SCALAR, f->op, es);
+        if (f->isa != NDPAD_ISA_SCALAR && scalar >= 0 && seconds[scalar][r] > 0)
+            gbench_set_counter(state, "vs_scalar", seconds[scalar][r] / per_call,
+                               GBENCH_COUNTER_DEFAULT);
+        const ndpad_isa parent = parent_of[f->isa];
+        const int inherited = parent != NDPAD_ISA_SCALAR ? dispatched(parent, f->op, es) : -1;
+        if (inherited >= 0 && seconds[inherited][r] > 0)
+            gbench_set_counter(state, "vs_parent", seconds[inherited][r] / per_call,
                                GBENCH_COUNTER_DEFAULT);
     }
     gbench_set_label(state, f->name);
@@ -213,7 +208,7 @@ static void bench_copy(gbench_state *state, void *arg)
     const copier *chosen = run->stream != NULL && plan_streams(bytes) ? run->stream : run->c;
     const ndpad_copy_fn fn = chosen != NULL ? chosen->fn : NULL;
 
-    const double t0 = now();
+    const double t0 = ndpad_now();
     while (gbench_keep_running_batch(state, batch)) {
         for (int64_t b = 0; b < batch; b++) {
             if (fn != NULL)
@@ -223,7 +218,7 @@ static void bench_copy(gbench_state *state, void *arg)
             gbench_clobber_memory();
         }
     }
-    const double per_call = (now() - t0) / (double)gbench_iterations(state);
+    const double per_call = (ndpad_now() - t0) / (double)gbench_iterations(state);
 
     gbench_set_bytes_processed(state, gbench_iterations(state) * (int64_t)bytes);
     if (fn == NULL)
@@ -236,7 +231,7 @@ static void bench_copy(gbench_state *state, void *arg)
 
 /* ---- registration --------------------------------------------------------------------- */
 
-static copy_run copy_runs[ARRAY_LEN(copy_sizes) * (2 * ARRAY_LEN(copiers) + 1)];
+static copy_run copy_runs[ARRAY_LEN(copy_sizes) * (2 * 64 + 1)];
 
 static void register_copy(const copier *c, const copier *stream, int size, size_t *count)
 {
@@ -259,12 +254,16 @@ static void register_copy(const copier *c, const copier *stream, int size, size_
 
 int main(int argc, char **argv)
 {
-    bool usable[NDPAD_ISA_NEON + 1] = {false};
-    for (int isa = NDPAD_ISA_SCALAR; isa <= NDPAD_ISA_NEON; isa++)
+    if (FILLER_COUNT > ARRAY_LEN(seconds) || COPIER_COUNT > 64) {
+        fprintf(stderr, "ndpad-bench-kernels: the kernel list outgrew this program's tables\n");
+        return 1;
+    }
+    bool usable[ISA_SLOTS] = {false};
+    for (int isa = NDPAD_ISA_SCALAR; isa < (int)ISA_SLOTS; isa++)
         usable[isa] = isa_usable((ndpad_isa)isa);
-    bool noted[NDPAD_ISA_NEON + 1] = {false};
+    bool noted[ISA_SLOTS] = {false};
 
-    for (size_t i = 0; i < ARRAY_LEN(fillers); i++) {
+    for (size_t i = 0; i < FILLER_COUNT; i++) {
         const filler *f = &fillers[i];
         if (!usable[f->isa]) {
             if (!noted[f->isa])
@@ -280,7 +279,7 @@ int main(int argc, char **argv)
             snprintf(size, sizeof(size), "e%zu", f->elem_bytes);
         else
             snprintf(size, sizeof(size), "e%d-any", GENERIC_ELEM_SIZE);
-        snprintf(name, sizeof(name), "fill/%s/%s/%s", mode_names[f->mode], size,
+        snprintf(name, sizeof(name), "fill/%s/%s/%s", ndpad_fill_op_names[f->op], size,
                  ndpad_isa_name(f->isa));
         gbench_benchmark *b = gbench_register(name, bench_filler, (void *)f);
         gbench_use_real_time(b);
@@ -292,7 +291,7 @@ int main(int argc, char **argv)
     size_t count = 0;
     for (int s = 0; s < (int)ARRAY_LEN(copy_sizes); s++) {
         register_copy(NULL, NULL, s, &count);
-        for (size_t i = 0; i < ARRAY_LEN(copiers); i++) {
+        for (size_t i = 0; i < COPIER_COUNT; i++) {
             const copier *c = &copiers[i];
             if (!usable[c->isa]) continue;
             /* An ISA whose streaming copy is its ordinary copy is measured once. */
@@ -301,9 +300,9 @@ int main(int argc, char **argv)
                 duplicate |= copiers[j].isa == c->isa && copiers[j].fn == c->fn;
             if (!duplicate) register_copy(c, NULL, s, &count);
         }
-        for (size_t i = 0; i < ARRAY_LEN(copiers); i++) {
+        for (size_t i = 0; i < COPIER_COUNT; i++) {
             if (!usable[copiers[i].isa] || copiers[i].stream) continue;
-            for (size_t j = 0; j < ARRAY_LEN(copiers); j++)
+            for (size_t j = 0; j < COPIER_COUNT; j++)
                 if (copiers[j].stream && copiers[j].isa == copiers[i].isa)
                     register_copy(&copiers[i], &copiers[j], s, &count);
         }

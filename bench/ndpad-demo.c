@@ -1,33 +1,23 @@
 /*
- * ndpad-demo: the main job until the benchmark suite lands.
+ * ndpad-demo: the specifications' worked examples, checked.
  *
  *   1. pads every worked example of the specifications (OpenVINO Pad-1/Pad-12, nGraph Pad,
  *      ONNX Pad) and prints the results as matrices, each checked against the spec's output;
- *   2. shows where ONNX Runtime and OpenVINO Pad-12 differ on negative pads;
- *   3. times a conv-style pad (1x64x256x256 fp32, pad 1 on H and W) in every mode, at one
- *      thread and at all cores, against memcpy of the same output bytes, and prints the plan.
+ *   2. shows where ONNX Runtime and OpenVINO Pad-12 differ on negative pads.
+ * Timings are the benchmark's job (ndpad-bench, ci/bench.sh).
  *
  * Exit status: 0 when every call succeeds and every result matches, 1 otherwise.
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "ndpad.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static int g_failures;
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 
 /* Reports a failed call; returns 1 when `st` is OK so callers can write `if (!ok(...))`. */
 static int ok(ndpad_status st, const char *what)
@@ -76,71 +66,37 @@ typedef struct openvino_example {
     float want[40];
 } openvino_example;
 
+/* clang-format off */
 static const openvino_example openvino_examples[] = {
     /* positive pads (Pad-1 and Pad-12) */
-    {"pads_begin [0, 1], pads_end [2, 3]",
-     NDPAD_CONSTANT,
-     {0, 1},
-     {2, 3},
-     5,
-     8,
-     {0,  1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0, 9, 10, 11,
-      12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0}},
-    {"pads_begin [0, 1], pads_end [2, 3]",
-     NDPAD_EDGE,
-     {0, 1},
-     {2, 3},
-     5,
-     8,
-     {1,  1,  2,  3,  4, 4, 4,  4,  5,  5,  6,  7,  8, 8, 8,  8,  9,  9,  10, 11,
-      12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12}},
-    {"pads_begin [0, 1], pads_end [2, 3]",
-     NDPAD_REFLECT,
-     {0, 1},
-     {2, 3},
-     5,
-     8,
-     {2,  1,  2,  3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11,
-      12, 11, 10, 9, 6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4,  3, 2,  1}},
-    {"pads_begin [0, 1], pads_end [2, 3]",
-     NDPAD_SYMMETRIC,
-     {0, 1},
-     {2, 3},
-     5,
-     8,
-     {1,  1,  2,  3,  4, 4, 3,  2,  5,  5,  6,  7,  8, 8, 7, 6, 9, 9, 10, 11,
-      12, 12, 11, 10, 9, 9, 10, 11, 12, 12, 11, 10, 5, 5, 6, 7, 8, 8, 7,  6}},
+    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_CONSTANT, {0, 1}, {2, 3}, 5, 8,
+     {0, 1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0, 9, 10, 11, 12, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_EDGE, {0, 1}, {2, 3}, 5, 8,
+     {1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 6, 7, 8, 8, 8, 8, 9, 9, 10, 11, 12, 12, 12, 12,
+      9, 9, 10, 11, 12, 12, 12, 12, 9, 9, 10, 11, 12, 12, 12, 12}},
+    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_REFLECT, {0, 1}, {2, 3}, 5, 8,
+     {2, 1, 2, 3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11, 12, 11, 10, 9,
+      6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4, 3, 2, 1}},
+    {"pads_begin [0, 1], pads_end [2, 3]", NDPAD_SYMMETRIC, {0, 1}, {2, 3}, 5, 8,
+     {1, 1, 2, 3, 4, 4, 3, 2, 5, 5, 6, 7, 8, 8, 7, 6, 9, 9, 10, 11, 12, 12, 11, 10,
+      9, 9, 10, 11, 12, 12, 11, 10, 5, 5, 6, 7, 8, 8, 7, 6}},
     /* negative pads (Pad-12): every mode crops to [[6 7]] */
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_CONSTANT, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_EDGE, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_REFLECT, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     {"pads_begin [-1, -1], pads_end [-1, -1]", NDPAD_SYMMETRIC, {-1, -1}, {-1, -1}, 1, 2, {6, 7}},
     /* mixed pads (Pad-12): borders come from the whole input, not the cropped part */
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_CONSTANT, {2, -1}, {-1, 3}, 4, 6, {0, 0, 0, 0, 0,
-                                                                                      0, 0, 0, 0, 0,
-                                                                                      0, 0, 2, 3, 4,
-                                                                                      0, 0, 0, 6, 7,
-                                                                                      8, 0, 0, 0}},
-    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_EDGE, {2, -1}, {-1, 3}, 4, 6, {2, 3, 4, 4, 4,
-                                                                                  4, 2, 3, 4, 4,
-                                                                                  4, 4, 2, 3, 4,
-                                                                                  4, 4, 4, 6, 7,
-                                                                                  8, 8, 8, 8}},
-    {"pads_begin [2, -1], pads_end [-1, 3]",
-     NDPAD_REFLECT,
-     {2, -1},
-     {-1, 3},
-     4,
-     6,
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_CONSTANT, {2, -1}, {-1, 3}, 4, 6,
+     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_EDGE, {2, -1}, {-1, 3}, 4, 6,
+     {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8}},
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_REFLECT, {2, -1}, {-1, 3}, 4, 6,
      {10, 11, 12, 11, 10, 9, 6, 7, 8, 7, 6, 5, 2, 3, 4, 3, 2, 1, 6, 7, 8, 7, 6, 5}},
-    {"pads_begin [2, -1], pads_end [-1, 3]",
-     NDPAD_SYMMETRIC,
-     {2, -1},
-     {-1, 3},
-     4,
-     6,
+    {"pads_begin [2, -1], pads_end [-1, 3]", NDPAD_SYMMETRIC, {2, -1}, {-1, 3}, 4, 6,
      {6, 7, 8, 8, 7, 6, 2, 3, 4, 4, 3, 2, 2, 3, 4, 4, 3, 2, 6, 7, 8, 8, 7, 6}},
 };
+/* clang-format on */
 
 static const float openvino_data[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 
@@ -174,36 +130,26 @@ static void demo_openvino(void)
         if (!ok(ndpad_pad(&p, openvino_data, out), "ndpad_pad (OpenVINO)")) continue;
         const int64_t want_shape[2] = {ex->rows, ex->cols};
         char title[64];
-        snprintf(title, sizeof(title), "pad_mode = \"%s\"", mode_names[ex->mode]);
+        snprintf(title, sizeof(title), "pad_mode = \"%s\"", ndpad_mode_name(ex->mode));
         show_result(title, out, out_shape, ex->want, want_shape);
     }
 
     /* The 4-D examples of Pad-1 and Pad-12 give only output shapes. */
     printf("\n Output shapes of the 4-D examples (ndpad_output_shape):\n");
+    /* clang-format off */
     static const struct {
         const char *name;
         int32_t mode;
         int64_t shape[4], pb[4], pe[4], want[4];
     } shapes[] = {
-        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], constant 15",
-         NDPAD_CONSTANT,
-         {1, 3, 32, 40},
-         {0, 5, 2, 1},
-         {1, 0, 3, 7},
-         {2, 8, 37, 48}},
-        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], edge       ",
-         NDPAD_EDGE,
-         {1, 3, 32, 40},
-         {0, 5, 2, 1},
-         {1, 0, 3, 7},
-         {2, 8, 37, 48}},
-        {"Pad-12 2x3x32x40, pads [0,-2,-8,1]/[-1,4,-6,7], constant",
-         NDPAD_CONSTANT,
-         {2, 3, 32, 40},
-         {0, -2, -8, 1},
-         {-1, 4, -6, 7},
-         {1, 5, 18, 48}},
+        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], constant 15", NDPAD_CONSTANT,
+         {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}, {2, 8, 37, 48}},
+        {"Pad-1  1x3x32x40, pads [0,5,2,1]/[1,0,3,7], edge       ", NDPAD_EDGE,
+         {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}, {2, 8, 37, 48}},
+        {"Pad-12 2x3x32x40, pads [0,-2,-8,1]/[-1,4,-6,7], constant", NDPAD_CONSTANT,
+         {2, 3, 32, 40}, {0, -2, -8, 1}, {-1, 4, -6, 7}, {1, 5, 18, 48}},
     };
+    /* clang-format on */
     for (size_t k = 0; k < ARRAY_LEN(shapes); k++) {
         const float fifteen = 15.0f;
         const ndpad_problem p = {.rank = 4,
@@ -241,12 +187,13 @@ static void demo_ngraph(void)
                              .pads_end = above,
                              .interior = interior,
                              .pad_value = &value};
-    static const float want[63] = {42, 42,      42, 42, 42, 42,      42, 42, 42, /**/ 42, 42,
-                                   1,  42,      42, 2,  42, 42,      3,  42, 42, 42,      42,
-                                   42, 42,      42, 42, 42, /**/ 42, 42, 4,  42, 42,      5,
-                                   42, 42,      6,  42, 42, 42,      42, 42, 42, 42,      42,
-                                   42, /**/ 42, 42, 7,  42, 42,      8,  42, 42, 9,       42,
-                                   42, 42,      42, 42, 42, 42,      42, 42};
+    /* clang-format off */
+    static const float want[63] = {
+        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 1, 42, 42, 2, 42, 42, 3,
+        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 4, 42, 42, 5, 42, 42, 6,
+        42, 42, 42, 42, 42, 42, 42, 42, 42, /**/ 42, 42, 7, 42, 42, 8, 42, 42, 9,
+        42, 42, 42, 42, 42, 42, 42, 42, 42};
+    /* clang-format on */
     const int64_t want_shape[2] = {7, 9};
     int64_t out_shape[2];
     float out[63];
@@ -303,11 +250,13 @@ static void demo_onnx(void)
     const float data[6] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f};
     print_matrix(data, 3, 2);
     const int64_t shape[2] = {3, 2}, pads[4] = {0, 2, 0, 0};
+    /* clang-format off */
     static const onnx_example examples[] = {
         {"constant", 3, 4, {0, 0, 1.0f, 1.2f, 0, 0, 2.3f, 3.4f, 0, 0, 4.5f, 5.7f}},
         {"reflect", 3, 4, {1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f, 4.5f, 5.7f, 4.5f, 5.7f}},
         {"edge", 3, 4, {1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f, 4.5f, 4.5f, 4.5f, 5.7f}},
     };
+    /* clang-format on */
     for (size_t k = 0; k < ARRAY_LEN(examples); k++) run_onnx(data, shape, pads, &examples[k]);
 
     /* The Pad-12 mixed example through ONNX: ONNX Runtime crops first ([[2 3 4] [6 7 8]])
@@ -316,211 +265,19 @@ static void demo_onnx(void)
            "(= pads_begin [2, -1], pads_end [-1, 3]):\n"
            "  ONNX Runtime crops first, then pads the cropped [[2 3 4] [6 7 8]]:\n");
     const int64_t mixed_shape[2] = {3, 4}, mixed_pads[4] = {2, -1, -1, 3};
+    /* clang-format off */
     static const onnx_example mixed[] = {
-        {"constant", 4, 6, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                            2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
+        {"constant", 4, 6, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}},
         {"edge", 4, 6, {2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 2, 3, 4, 4, 4, 4, 6, 7, 8, 8, 8, 8}},
         {"reflect", 4, 6, {2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7, 2, 3, 4, 3, 2, 3, 6, 7, 8, 7, 6, 7}},
         {"wrap", 4, 6, {2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8, 2, 3, 4, 2, 3, 4, 6, 7, 8, 6, 7, 8}},
     };
+    /* clang-format on */
     for (size_t k = 0; k < ARRAY_LEN(mixed); k++)
         run_onnx(openvino_data, mixed_shape, mixed_pads, &mixed[k]);
     printf("  OpenVINO Pad-12 reflect on the same pads (above) takes its borders from the "
            "whole input:\n  10 11 12 11 10 9 / 6 7 8 7 6 5 / ...; ONNX gives "
            "2 3 4 3 2 3 / 6 7 8 7 6 7 / ...\n");
-}
-
-/* ----------------------------------------------------------------------------------------- */
-/* 4. Timing: 1x64x256x256 fp32, pad 1 on H and W                                              */
-/* ----------------------------------------------------------------------------------------- */
-
-enum { C = 64, H = 256, W = 256, OH = H + 2, OW = W + 2, REPS = 21 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return v[n / 2];
-}
-
-/* memcpy of `bytes`, split over `threads` OpenMP threads (1: a plain memcpy). */
-static void copy_bytes(void *dst, const void *src, size_t bytes, int threads)
-{
-#ifdef _OPENMP
-    if (threads > 1) {
-#pragma omp parallel num_threads(threads)
-        {
-            const size_t n = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-            const size_t chunk = (bytes + n - 1) / n;
-            const size_t begin = t * chunk < bytes ? t * chunk : bytes;
-            const size_t end = begin + chunk < bytes ? begin + chunk : bytes;
-            memcpy((char *)dst + begin, (const char *)src + begin, end - begin);
-        }
-        return;
-    }
-#endif
-    (void)threads;
-    memcpy(dst, src, bytes);
-}
-
-static double time_memcpy(void *dst, const void *src, size_t bytes, int threads)
-{
-    double t[REPS];
-    copy_bytes(dst, src, bytes, threads); /* warm-up */
-    for (int r = 0; r < REPS; r++) {
-        const double t0 = now_seconds();
-        copy_bytes(dst, src, bytes, threads);
-        t[r] = now_seconds() - t0;
-    }
-    return median(t, REPS);
-}
-
-/* Source element of output (c, y, x) by the index mapping of ndpad.h, for spot checks. */
-static int source_index(int mode, int j, int d)
-{
-    switch (mode) {
-    case NDPAD_EDGE: return j < 0 ? 0 : j >= d ? d - 1 : j;
-    case NDPAD_REFLECT: {
-        const int P = 2 * (d - 1), m = ((j % P) + P) % P;
-        return m < d ? m : P - m;
-    }
-    case NDPAD_SYMMETRIC: {
-        const int P = 2 * d, m = ((j % P) + P) % P;
-        return m < d ? m : P - 1 - m;
-    }
-    case NDPAD_WRAP: return ((j % d) + d) % d;
-    default: return (j >= 0 && j < d) ? j : -1; /* CONSTANT: -1 = pad value */
-    }
-}
-
-static int spot_check(int mode, const float *in, const float *out)
-{
-    static const int ys[] = {0, 1, 2, OH / 2, OH - 2, OH - 1};
-    static const int xs[] = {0, 1, 2, OW / 2, OW - 2, OW - 1};
-    static const int cs[] = {0, C / 2, C - 1};
-    for (size_t ci = 0; ci < ARRAY_LEN(cs); ci++)
-        for (size_t yi = 0; yi < ARRAY_LEN(ys); yi++)
-            for (size_t xi = 0; xi < ARRAY_LEN(xs); xi++) {
-                const int c = cs[ci], y = ys[yi], x = xs[xi];
-                const int sy = source_index(mode, y - 1, H), sx = source_index(mode, x - 1, W);
-                const float want =
-                    (sy < 0 || sx < 0) ? 0.0f : in[((size_t)c * H + (size_t)sy) * W + (size_t)sx];
-                const float got = out[((size_t)c * OH + (size_t)y) * OW + (size_t)x];
-                if (got != want) {
-                    fprintf(stderr, "FAIL: %s: out[0][%d][%d][%d] = %g, expected %g\n",
-                            mode_names[mode], c, y, x, (double)got, (double)want);
-                    return 0;
-                }
-            }
-    return 1;
-}
-
-static void demo_timing(void)
-{
-    const int64_t shape[4] = {1, C, H, W}, pb[4] = {0, 0, 1, 1}, pe[4] = {0, 0, 1, 1};
-    const size_t in_bytes = (size_t)C * H * W * sizeof(float);
-    const size_t out_bytes = (size_t)C * OH * OW * sizeof(float);
-    float *in = malloc(in_bytes), *out = malloc(out_bytes);
-    char *copy_src = malloc(out_bytes), *copy_dst = malloc(out_bytes);
-    if (!in || !out || !copy_src || !copy_dst) {
-        fprintf(stderr, "FAIL: out of memory for the timing buffers\n");
-        g_failures++;
-        goto done;
-    }
-    for (size_t i = 0; i < (size_t)C * H * W; i++) in[i] = (float)(i % 1000003);
-    memset(out, 0, out_bytes);
-    memset(copy_src, 1, out_bytes);
-    memset(copy_dst, 0, out_bytes);
-
-    int all_threads = 1;
-#ifdef _OPENMP
-    all_threads = omp_get_max_threads();
-#endif
-    printf("\nTiming: 1x%dx%dx%d fp32, pad 1 on H and W -> 1x%dx%dx%d; median of %d plan "
-           "executions\n",
-           C, H, W, C, OH, OW, REPS);
-    printf("  GB/s counts input + output bytes (%.1f MB); memcpy copies the %.1f MB of output\n"
-           "  (at all cores: split over %d OpenMP threads); vs_memcpy = ndpad time / memcpy time\n"
-           "  (as in ndpad-bench: 1.00 is as fast as copying the output)\n",
-           (double)(in_bytes + out_bytes) / 1e6, (double)out_bytes / 1e6, all_threads);
-    printf("  %-11s %-10s %10s %8s %11s %8s %9s\n", "threads", "mode", "ndpad ms", "GB/s",
-           "memcpy ms", "GB/s", "vs_memcpy");
-
-    static const struct {
-        const char *name;
-        int32_t threads; /* ndpad_options.threads */
-        int copy_threads;
-    } runs[] = {{"1", 1, 1}, {"all cores", 0, 0}};
-    for (size_t r = 0; r < ARRAY_LEN(runs); r++) {
-        const int copy_threads = runs[r].copy_threads ? runs[r].copy_threads : all_threads;
-        const double t_copy = time_memcpy(copy_dst, copy_src, out_bytes, copy_threads);
-        for (int mode = NDPAD_CONSTANT; mode <= NDPAD_WRAP; mode++) {
-            const ndpad_problem p = {.rank = 4,
-                                     .mode = mode,
-                                     .elem_size = sizeof(float),
-                                     .shape = shape,
-                                     .pads_begin = pb,
-                                     .pads_end = pe};
-            ndpad_options opt;
-            ndpad_options_init(&opt);
-            opt.threads = runs[r].threads;
-            ndpad_plan *plan = NULL;
-            if (!ok(ndpad_plan_create(&p, &opt, &plan), "ndpad_plan_create (timing)")) continue;
-            double t[REPS];
-            int failed = !ok(ndpad_execute(plan, in, out), "ndpad_execute (timing)");
-            for (int k = 0; k < REPS && !failed; k++) {
-                const double t0 = now_seconds();
-                failed = !ok(ndpad_execute(plan, in, out), "ndpad_execute (timing)");
-                t[k] = now_seconds() - t0;
-            }
-            ndpad_plan_destroy(plan);
-            if (failed) continue;
-            if (!spot_check(mode, in, out)) g_failures++;
-            const double t_pad = median(t, REPS);
-            printf("  %-11s %-10s %10.3f %8.2f %11.3f %8.2f %9.2f\n", runs[r].name,
-                   mode_names[mode], 1e3 * t_pad, (double)(in_bytes + out_bytes) / t_pad / 1e9,
-                   1e3 * t_copy, 2.0 * (double)out_bytes / t_copy / 1e9, t_pad / t_copy);
-        }
-    }
-
-    /* The plan of the conv case: zero padding with default options. */
-    const ndpad_problem conv = {.rank = 4,
-                                .mode = NDPAD_CONSTANT,
-                                .elem_size = sizeof(float),
-                                .shape = shape,
-                                .pads_begin = pb,
-                                .pads_end = pe};
-    ndpad_plan *plan = NULL;
-    if (ok(ndpad_plan_create(&conv, NULL, &plan), "ndpad_plan_create (describe)")) {
-        const size_t len = ndpad_plan_describe(plan, NULL, 0);
-        char *text = malloc(len + 1);
-        if (text) {
-            ndpad_plan_describe(plan, text, len + 1);
-            printf("\nndpad_plan_describe (conv case, constant, default options, isa %s):\n%s%s",
-                   ndpad_isa_name(ndpad_plan_isa(plan)), text,
-                   len > 0 && text[len - 1] == '\n' ? "" : "\n");
-            free(text);
-        }
-        ndpad_plan_destroy(plan);
-    }
-
-done:
-    free(in);
-    free(out);
-    free(copy_src);
-    free(copy_dst);
 }
 
 int main(void)
@@ -530,7 +287,6 @@ int main(void)
     demo_openvino();
     demo_ngraph();
     demo_onnx();
-    demo_timing();
     if (g_failures) {
         fprintf(stderr, "\nndpad-demo: %d failure(s)\n", g_failures);
         return 1;

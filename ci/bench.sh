@@ -4,12 +4,15 @@
 # <build-dir>/results/bench.json, then the table, the targets and the plot
 # <build-dir>/results/bench.png (ci/bench-report.py), then ndpad vs numpy.pad when the Python
 # package and numpy are there.
-# Usage: ci/bench.sh [--kernels] [build-dir]        (default build dir: build/)
+# Usage: ci/bench.sh [--kernels] [--no-build] [build-dir]   (default build dir: build/)
 #   --kernels   also run ndpad-bench-kernels (every filler per ISA, the copies; ~1 minute)
 #               into <build-dir>/results/bench-kernels.json and print the speedups over scalar
+#   --no-build  the build dir is built already (ci/main-job.sh builds once for everything)
 # Environment:
 #   NDPAD_TUNE_BUDGET        seconds of ndpad-tune before the benchmark (default 30; 0 = no
 #                            tuning: plans use the wisdom file as it is, or the heuristic)
+#   NDPAD_TUNE_LARGE         1 (default): ndpad-tune --large also tunes the large-output
+#                            classes (>= 256 MiB out); 0: not
 #   NDPAD_BENCH_TUNING       cache (default: tiles from the wisdom) or heuristic (the
 #                            planner's tiles only): compare the two with two runs
 #   NDPAD_BENCH_THREADS      thread counts, e.g. "1,2" (default 1 .. all cores)
@@ -24,8 +27,14 @@
 # libcpuinfo-dev. Without them the job runs and says what it skipped.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-kernels=0
-if [ "${1:-}" = "--kernels" ]; then kernels=1; shift; fi
+kernels=0 build=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --kernels) kernels=1; shift ;;
+        --no-build) build=0; shift ;;
+        *) break ;;
+    esac
+done
 build_dir="$(realpath -m "${1:-$root/build}")"
 results="$(realpath -m "${NDPAD_BENCH_RESULTS:-$build_dir/results}")"
 repetitions="${NDPAD_BENCH_REPETITIONS:-3}"
@@ -55,8 +64,8 @@ if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
     fi
 fi
 
-# 2. Release build (ci/build.sh configures Release).
-bash ci/build.sh "$build_dir"
+# 2. Release build (ci/build.sh configures Release), unless the caller built it.
+if [ "$build" -eq 1 ]; then bash ci/build.sh "$build_dir"; fi
 bench="$build_dir/bench/ndpad-bench"
 if [ ! -x "$bench" ]; then
     say "FAIL: $bench was not built: Google Benchmark (libbenchmark-dev) missing? Run ci/install-deps.sh" >&2
@@ -70,8 +79,12 @@ tuner="$build_dir/tuning/ndpad-tune"
 if [ "$budget" = 0 ]; then
     say "no tuning (NDPAD_TUNE_BUDGET=0)"
 elif [ -x "$tuner" ]; then
-    say "tuning: $tuner --budget $budget (output in $results/tune.txt)"
-    if "$tuner" --budget "$budget" >"$results/tune.txt" 2>&1; then
+    # The large-output classes (over 256 MiB out, about 0.6 GiB of scratch each) unless
+    # NDPAD_TUNE_LARGE=0.
+    tune_args=(--budget "$budget")
+    [ "${NDPAD_TUNE_LARGE:-1}" = 0 ] || tune_args+=(--large)
+    say "tuning: $tuner ${tune_args[*]} (output in $results/tune.txt)"
+    if "$tuner" "${tune_args[@]}" >"$results/tune.txt" 2>&1; then
         grep -E '^(wisdom written|tuning took)' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
     else
         cat "$results/tune.txt" >&2
@@ -123,4 +136,24 @@ if [ -f python/ndpad/__init__.py ] && [ -f python/bench_numpy.py ] \
 else
     say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench_numpy.py and numpy)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt)"
+# The row-length sweep and the weak shape classes of issue 13, both ways against memcpy
+# (back-to-back and interleaved), and its picture. NDPAD_SWEEP=0 skips it (about 2 min).
+sweep="$build_dir/bench/ndpad-bench-sweep"
+if [ "${NDPAD_SWEEP:-1}" != 0 ] && [ -x "$sweep" ]; then
+    say "running ndpad-bench-sweep (console output in $results/sweep.txt)"
+    "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" \
+        --benchmark_out="$results/sweep.json" --benchmark_out_format=json \
+        >"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
+    "$py" ci/bench-sweep.py "$results/sweep.json" --out "$results/sweep.png" \
+        | tee "$results/sweep-table.txt" || say "warning: ci/bench-sweep.py failed"
+fi
+
+: >"$results/torch.txt"
+if "$py" -c 'import torch' 2>/dev/null; then
+    echo
+    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$py" python/bench_torch.py \
+        | tee "$results/torch.txt" || say "warning: python/bench_torch.py failed"
+else
+    say "ndpad.torch vs torch skipped (needs python3-torch)"
+fi
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep.png, torch.txt)"

@@ -11,6 +11,8 @@ packages=(
     libhwloc-dev                             # topology
     libcmocka-dev                            # tests
     libbenchmark-dev                         # benchmarks
+    python3-torch libtorch-dev               # ndpad.torch: torch's C++ headers build its
+                                             # native kernels (python/build_torch_native.py)
     "$@"                                     # the caller's extra packages
 )
 
@@ -43,6 +45,23 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+# Another apt (unattended-upgrades on a fresh machine, a parallel job) may hold the dpkg or
+# lists lock: wait for it (DPkg::Lock::Timeout, seconds) instead of failing at once, and
+# retry a run that still lost the race for the lock.
+lock_wait="${NDPAD_APT_LOCK_TIMEOUT:-600}"
+apt_get() {
+    local attempt out status
+    for attempt in 1 2 3 4 5; do
+        status=0
+        out="$("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+            apt-get -o "DPkg::Lock::Timeout=$lock_wait" "$@" </dev/null 2>&1)" || status=$?
+        printf '%s\n' "$out"
+        [ "$status" -eq 0 ] && return 0
+        grep -qiE 'could not get lock|unable to (acquire|lock)' <<<"$out" || return "$status"
+        echo "install-deps: apt is busy (attempt $attempt); waiting" >&2
+        sleep "${NDPAD_APT_RETRY_SLEEP:-30}"
+    done
+    return "$status"
+}
+apt_get update -q
+apt_get install -y -q --no-install-recommends "${missing[@]}"

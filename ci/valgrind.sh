@@ -14,7 +14,7 @@ bash ci/install-deps.sh valgrind
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_FLAGS="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="" \
     -DNDPAD_BUILD_BENCH=OFF -DNDPAD_BUILD_TUNER=OFF >/dev/null
-targets=(test-hostile test-alloc test-threads test-api test-errors
+targets=(test-hostile test-alloc test-threads test-api test-errors test-wisdom-file test-fork
          fuzz-pad-replay fuzz-onnx-replay fuzz-wisdom-replay)
 cmake --build "$build_dir" -j2 --target "${targets[@]}"
 
@@ -30,7 +30,7 @@ run() {
     "${vg[@]}" "$@" </dev/null
 }
 start=$SECONDS
-for t in test-hostile test-alloc test-threads test-api test-errors; do
+for t in test-hostile test-alloc test-threads test-api test-errors test-wisdom-file test-fork; do
     run "$build_dir/tests/$t"
 done
 for name in pad onnx wisdom; do

@@ -32,6 +32,8 @@
  *   - no size, extent, offset or byte count may overflow int64_t / size_t / ptrdiff_t;
  *   - output strides must be non-zero on every axis whose output extent exceeds 1, and must
  *     give distinct elements distinct addresses (ndpad cannot check the latter in general);
+ *     an empty output addresses nothing, so its strides may be anything (numpy gives an
+ *     empty (4, 2, 0) array the strides (0, 0, 0));
  *     input strides may be anything: negative, zero (broadcast input) or overlapping;
  *   - rank 0 copies one element; an empty output writes nothing, and `in`/`out` may then
  *     be NULL; `in` may also be NULL when no input element is read (e.g. CONSTANT on an
@@ -67,6 +69,15 @@
  *   thread; NDPAD_BIND=0 turns that off. Each thread runs one contiguous block of tiles,
  *   the same block on every execution (schedule(static)), so on several NUMA nodes the
  *   output pages a thread writes stay on its node when ndpad also made the first write.
+ *
+ * FORK
+ *   A process made by fork() from one that has loaded ndpad (multiprocessing's "fork"
+ *   start method, PyTorch DataLoader workers, pre-forking servers) may use every ndpad call.
+ *   The OpenMP runtime's worker threads do not survive a fork, so in the child (and its own
+ *   children) every execution runs on the calling thread: results are the same, only
+ *   single-threaded. Plans made before the fork stay valid in the child. The parent is not
+ *   affected. The wisdom's locks are held across fork(), so a child never inherits one
+ *   held by another thread. (tests/test-fork.c, python/tests/test_fork.py)
  */
 #ifndef NDPAD_H
 #define NDPAD_H
@@ -121,7 +132,8 @@ typedef enum ndpad_status {
     NDPAD_ERR_RANK = 2,             /**< rank outside [0, NDPAD_MAX_RANK]                  */
     NDPAD_ERR_MODE = 3,             /**< mode not an ndpad_mode, or unknown mode string    */
     NDPAD_ERR_ELEM_SIZE = 4,        /**< elem_size == 0                                    */
-    NDPAD_ERR_SHAPE = 5,            /**< shape[k] < 0                                      */
+    NDPAD_ERR_SHAPE = 5,            /**< shape[k] < 0; a window or input box out of range
+                                          (ndpad_window_input_box, _plan_create)          */
     NDPAD_ERR_INTERIOR = 6,         /**< interior[k] < 0                                   */
     NDPAD_ERR_INTERIOR_MODE = 7,    /**< interior padding with a non-CONSTANT mode         */
     NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0   */
@@ -132,7 +144,9 @@ typedef enum ndpad_status {
     NDPAD_ERR_PADS_LENGTH = 13,     /**< ONNX pads: length is not 2 * number of axes       */
     NDPAD_ERR_OPTIONS = 14,         /**< an ndpad_options field is out of range            */
     NDPAD_ERR_ISA_UNAVAILABLE = 15, /**< the requested instruction set is not usable here  */
-    NDPAD_ERR_OUT_OF_MEMORY = 16    /**< an allocation failed while planning              */
+    NDPAD_ERR_OUT_OF_MEMORY = 16,   /**< an allocation failed while planning              */
+    NDPAD_ERR_IO = 17               /**< a wisdom file or text cannot be read, written or
+                                          used (the message names the path and the reason) */
 } ndpad_status;
 
 typedef struct ndpad_problem {
@@ -181,8 +195,9 @@ typedef enum ndpad_isa {
     NDPAD_ISA_AUTO = 0,   /**< the best level this CPU and build support */
     NDPAD_ISA_SCALAR = 1, /**< portable C, always available             */
     NDPAD_ISA_AVX2 = 2,
-    NDPAD_ISA_AVX512 = 3,
-    NDPAD_ISA_NEON = 4
+    NDPAD_ISA_AVX512 = 3, /**< AVX-512 F, BW and VL                       */
+    NDPAD_ISA_NEON = 4,
+    NDPAD_ISA_AVX512_VBMI = 5 /**< AVX-512 plus VBMI: vpermb reverses bytes  */
 } ndpad_isa;
 
 /** Options of ndpad_plan_create(). Initialise with ndpad_options_init() (or zero it: all
@@ -222,10 +237,13 @@ typedef enum ndpad_tuning {
                                      heuristic. The default wisdom file is read once per
                                      process, on first use; later plans do a table lookup */
     NDPAD_TUNING_HEURISTIC = 1, /**< ignore the wisdom: cache-size heuristic only         */
-    NDPAD_TUNING_MEASURE = 2    /**< measure this problem's class now (candidate tiles on
-                                     the real executor, scratch buffers, median of
-                                     repetitions, about a second), store the winner in the
-                                     wisdom and save it to the default file              */
+    NDPAD_TUNING_MEASURE = 2    /**< measure this problem's class now (candidates on the
+                                     real executor, scratch buffers, about a second; a
+                                     winner must beat the heuristic in interleaved pairs),
+                                     store the result in the wisdom and save it to the
+                                     default file. A class the wisdom already holds is NOT
+                                     measured again: the plan uses the entry (source
+                                     NDPAD_TILE_WISDOM). Re-tuning is `ndpad-tune`'s job */
 } ndpad_tuning;
 
 /** An immutable, validated execution plan. Opaque. */
@@ -264,17 +282,143 @@ NDPAD_API size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t s
 /** ndpad_plan_isa() : the instruction-set level the plan's kernels use (never AUTO). */
 NDPAD_API ndpad_isa ndpad_plan_isa(const ndpad_plan *plan);
 
-/** ndpad_isa_name() : "auto", "scalar", "avx2", "avx512", "neon", or "unknown". */
+/** ndpad_isa_name() : "auto", "scalar", "avx2", "avx512", "neon", "avx512vbmi", or
+ *  "unknown". The names are the values NDPAD_ISA accepts. */
 NDPAD_API const char *ndpad_isa_name(ndpad_isa isa);
+
+/** Where a plan's tile shape came from (ndpad_plan_info.tile_source). */
+typedef enum ndpad_tile_source {
+    NDPAD_TILE_HEURISTIC = 0, /**< the planner's cache-size heuristic                    */
+    NDPAD_TILE_WISDOM = 1,    /**< the wisdom's entry for the plan's class               */
+    NDPAD_TILE_MEASURED = 2,  /**< measured while planning (NDPAD_TUNING_MEASURE)        */
+    NDPAD_TILE_FORCED = 3     /**< options.tile_rows / options.tile_cols                 */
+} ndpad_tile_source;
+
+/** What a plan will do, as numbers (ndpad_plan_describe() gives the same as text).
+ *  A struct tag without a typedef, like POSIX's `struct stat` beside stat(): the function
+ *  ndpad_plan_info() has the same name. `size` comes first and is set by the caller to
+ *  sizeof(struct ndpad_plan_info): later versions only append fields, and a library fills
+ *  only the fields that fit in `size` bytes, so a program built against an older header
+ *  keeps working with a newer library. */
+struct ndpad_plan_info {
+    size_t size;         /**< set by the caller: sizeof(struct ndpad_plan_info)          */
+    int32_t isa;         /**< an ndpad_isa, never AUTO (= ndpad_plan_isa())              */
+    int32_t threads;     /**< threads an execution runs on (1 = no OpenMP region)        */
+    int64_t tile_rows;   /**< output rows per tile (rows of the normalised problem)      */
+    int64_t tile_cols;   /**< elements of the innermost normalised axis per tile         */
+    int64_t tiles;       /**< tiles one execution runs                                    */
+    int32_t tile_source; /**< an ndpad_tile_source                                        */
+    int32_t streaming;   /**< 1 when interior copies use non-temporal (streaming) stores */
+    /* Second version (appended): the tuner's other choices. */
+    int32_t interior_copy; /**< the interior copy when not streaming: 0 the ISA's vector
+                                copy, 1 libc memcpy, 2 `rep movsb` (as the wisdom's copy=) */
+    int32_t stream_path;   /**< 1 when the output-stream path writes the output (0: the
+                                row executor; never 1 for plans without that path)        */
+};
+
+/** ndpad_plan_info() : the plan's ISA, tile shape, tile count, threads, where the tile came
+ *  from, whether it streams, its interior copy and executor path, for benchmarks and
+ *  tuners (no text to parse).
+ *  @param plan the plan; must not be NULL.
+ *  @param info receives the fields that fit in info->size bytes, which the caller sets to
+ *              sizeof(struct ndpad_plan_info) first; the bytes beyond are left alone.
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (plan or info NULL); NDPAD_ERR_OPTIONS
+ *          (info->size smaller than the first version of the struct: the size field was
+ *          not set). Nothing is written on error. Thread-safe. */
+NDPAD_API ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *info);
+
+/* ===================================================================================== */
+/* 2c. Windows: any block of the output from only the input it reads                      */
+/* ===================================================================================== */
+
+/*
+ * A WINDOW of a problem is a block [out_begin[k], out_end[k]) of its output (per axis,
+ * 0 <= out_begin[k] <= out_end[k] <= output extent). A caller that works in tiles or chunks
+ * asks which block of the input, the BOX [in_begin[k], in_end[k]), the window reads, fetches
+ * only that, and runs a window plan on it. The result is byte-identical to the same block
+ * of the full ndpad_pad() of the problem: every mode, interior padding, negative pads,
+ * element sizes and ISAs. No element outside the box is read, none outside the window is
+ * written. Window arguments out of range fail with NDPAD_ERR_SHAPE (window outside the
+ * output, box outside the input or not covering what the window reads), with a message
+ * naming the argument and the axis.
+ */
+
+/** ndpad_window_input_box() : the smallest input box the window reads.
+ *  Per axis, for a nonempty window that reads input, [in_begin[k], in_end[k]) is:
+ *    CONSTANT  the input positions whose lattice points (interior padding) fall inside the
+ *              window; if on some axis there is none (the window is pure border, or only
+ *              the holes interior padding inserts), the window reads nothing (below);
+ *    EDGE      [clamp(j0), clamp(j1 - 1) + 1), j = output index - pads_begin, clamped to
+ *              [0, d - 1]: a window wholly in a border reads the one edge element;
+ *    REFLECT, SYMMETRIC  the range of positions the folded map visits: the whole axis
+ *              [0, d) when the window spans a period (2 (d - 1), resp. 2 d) or both
+ *              turning points; otherwise a range with at most one turning point, at its end;
+ *    WRAP      the window's run [j0 mod d, j0 mod d + width) when it does not cross a
+ *              wrap seam; the whole axis [0, d) when it crosses one (or is >= d wide).
+ *  When the window reads no input element at all (an empty window, a CONSTANT window that
+ *  is all pad value, an empty input), every axis gets the empty box [0, 0).
+ *  @param problem   a valid problem (every rule of part 1).
+ *  @param out_begin [rank] first output index of the window per axis.
+ *  @param out_end   [rank] one past the last; out_begin[k] <= out_end[k] <= extent.
+ *  @param in_begin  receives [rank] first input index of the box.
+ *  @param in_end    receives [rank] one past the last. All four may be NULL when rank == 0.
+ *  @return NDPAD_OK; a problem-rule status; NDPAD_ERR_NULL_ARGUMENT; NDPAD_ERR_SHAPE (the
+ *          window is not inside the output). On error nothing is written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_window_input_box(const ndpad_problem *problem,
+                                              const int64_t *out_begin, const int64_t *out_end,
+                                              int64_t *in_begin, int64_t *in_end);
+
+/** ndpad_window_plan_create() : plan the window [out_begin, out_end) of `problem` on an
+ *  input box [in_begin, in_end) that covers what the window reads (ndpad_window_input_box,
+ *  or any larger box inside the input). Execute it with the ordinary
+ *  ndpad_execute(plan, in, out), where `in` points at input element in_begin (the box's
+ *  first element) and `out` at the window's first element; destroy it with
+ *  ndpad_plan_destroy(). Everything ndpad_plan_create() says holds (options, threads, ISA,
+ *  immutability). The plan copies what it needs: the arrays may be freed afterwards.
+ *  @param problem        the whole problem (its strides are used for NULL strides below).
+ *  @param out_begin, out_end  the window, as for ndpad_window_input_box().
+ *  @param in_begin, in_end    the box; 0 <= in_begin[k] <= in_end[k] <= shape[k], covering
+ *                        the window's reads on every axis (any box when it reads nothing).
+ *  @param box_strides    [rank] strides (elements) of the box, or NULL: the problem's
+ *                        in_strides (dense strides of the whole input when those are NULL),
+ *                        i.e. `in` points into a whole input.
+ *  @param window_strides [rank] strides (elements) of the window's buffer, or NULL: the
+ *                        problem's out_strides (dense strides of the whole output when NULL),
+ *                        i.e. `out` points into a whole output. Non-zero on every axis where
+ *                        the window has more than one element.
+ *  @param options        NULL for defaults, else see ndpad_options.
+ *  @param plan           receives the plan, or NULL on error. Must not be NULL.
+ *  In place: `in` may be the window's own buffer, at the position where the window shows
+ *  the input's first element it reads, with box_strides equal to window_strides, when the
+ *  window has no crop of the part it reads and no interior padding (as for in-place
+ *  padding: the window is then "the box plus borders"); it is recognised at execution and
+ *  only the borders are written. Any other overlap of box and window is undefined.
+ *  @return NDPAD_OK; a problem-rule status; NDPAD_ERR_NULL_ARGUMENT; NDPAD_ERR_SHAPE (window
+ *          outside the output, box outside the input or not covering the window's reads);
+ *          NDPAD_ERR_STRIDE (zero window stride); NDPAD_ERR_OVERFLOW; NDPAD_ERR_OPTIONS;
+ *          NDPAD_ERR_ISA_UNAVAILABLE; NDPAD_ERR_OUT_OF_MEMORY. Thread-safe. */
+NDPAD_API ndpad_status ndpad_window_plan_create(const ndpad_problem *problem,
+                                                const int64_t *out_begin, const int64_t *out_end,
+                                                const int64_t *in_begin, const int64_t *in_end,
+                                                const int64_t *box_strides,
+                                                const int64_t *window_strides,
+                                                const ndpad_options *options, ndpad_plan **plan);
 
 /* ===================================================================================== */
 /* 2b. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
 /* ===================================================================================== */
 
 /*
- * The tuner `ndpad-tune` (and plans made with NDPAD_TUNING_MEASURE) measure candidate tile
- * shapes and thread counts for a problem CLASS on the real executor (repetitions, median)
- * and remember the fastest: the wisdom. A class is (mode, element size after
+ * The tuner `ndpad-tune` (and plans made with NDPAD_TUNING_MEASURE) measure choices for a
+ * problem CLASS on the real executor and remember the result: the wisdom. The choices are
+ * the thread count (fewer than the budget included), streaming stores on or off (measured,
+ * not taken from the cache size), the tile shape, the interior copy (the ISA's vector copy,
+ * libc memcpy, `rep movsb` where ERMS/FSRM exist) and the output-stream path on or off: a
+ * coarse search, a refinement around its winner, then the winner against the heuristic in
+ * interleaved pairs. It replaces the heuristic only when the median of the pairs' time
+ * ratios wins by more than their spread and the machine's measured noise (at least 2%), in
+ * two independent sets of pairs; on a loaded machine nothing is stored. `ndpad-tune --check` re-measures stored entries
+ * and reverts those that no longer win to the heuristic. A class is (mode, element size after
  * normalisation, normalised rank, floor(log2) of the output bytes, floor(log2) of the
  * output row bytes, ISA, thread budget). The thread budget is the plan's options.threads,
  * or for 0 all physical cores capped by omp_get_max_threads(): a plan limited to one thread
@@ -295,22 +439,58 @@ NDPAD_API const char *ndpad_isa_name(ndpad_isa isa);
  * (ndpad_wisdom_warning() and the log callback): stored wisdom never causes a failure and
  * never changes a result. Saving merges with the file on disk under a lock and replaces it
  * atomically, so tuners running at once lose nothing. All functions are thread-safe.
+ *
+ * What a save never does (ndpad_wisdom_save_file(), NDPAD_TUNING_MEASURE, ndpad-tune):
+ * - It never replaces or truncates a file that does not start as ndpad wisdom (someone's
+ *   notes: the save fails with NDPAD_ERR_IO, the file is kept byte for byte), nor wisdom of
+ *   a newer format. An empty file holds nothing and may be replaced.
+ * - It never drops another machine's wisdom: a file holds one section per machine
+ *   fingerprint (format 3; format 2 files are still read), and a save rewrites only this
+ *   machine's section, keeping the others as they are (a $HOME shared by several node types).
+ * - It never writes through a symbolic link: a symlinked wisdom path is read (loading
+ *   follows the link) but not replaced (the save fails with NDPAD_ERR_IO: point
+ *   $NDPAD_WISDOM at the link's target); a planted `<path>.lock` link is refused, never
+ *   followed. Every descriptor is opened O_CLOEXEC, and files ndpad creates with O_NOFOLLOW.
+ * - It never waits on a FIFO or device: only regular files are read or replaced; anything
+ *   else is refused at once (for the default file, with one warning).
+ * Permissions: new files (the wisdom file, `<path>.lock`, parent directories) get
+ * 0666 (0777) & ~umask, as every well-behaved tool makes them; a replaced file keeps its
+ * mode. Shared directories: a lock file owned by another user is locked through a
+ * read-only descriptor; if it cannot even be opened, `<path>.lock.uid<N>` is locked
+ * instead, with a warning that other users' saves are then not excluded.
+ * Paths: an empty path, or one of PATH_MAX - 48 bytes or more (also through $NDPAD_WISDOM),
+ * is NDPAD_ERR_IO naming the argument, before anything is created.
  */
 
-/** ndpad_wisdom_import_file() : merge the wisdom in file `path` into memory.
- *  @return 1 when the file was accepted (bad lines in it are skipped), 0 when it was
- *          rejected as a whole (unreadable, not wisdom, other version, other machine);
- *          ndpad_last_error() and ndpad_wisdom_warning() then say why. Memory is untouched
- *          on rejection. */
-NDPAD_API int ndpad_wisdom_import_file(const char *path);
+/** ndpad_wisdom_load_file() : merge the wisdom in file `path` into memory. Bad lines in an
+ *  accepted file are skipped (with a warning). Memory is untouched when the file is rejected.
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (path NULL); NDPAD_ERR_IO (path empty or too
+ *          long, the file missing, unreadable, not a regular file, not wisdom, another
+ *          version, or made on another machine); NDPAD_ERR_OUT_OF_MEMORY.
+ *          ndpad_last_error() and ndpad_wisdom_warning() then say why. */
+NDPAD_API ndpad_status ndpad_wisdom_load_file(const char *path);
 
-/** ndpad_wisdom_import_string() : as ndpad_wisdom_import_file(), from the text `text`. */
-NDPAD_API int ndpad_wisdom_import_string(const char *text);
+/** ndpad_wisdom_load_string() : as ndpad_wisdom_load_file(), from the text `text`
+ *  (NDPAD_ERR_NULL_ARGUMENT when text is NULL, NDPAD_ERR_IO when it is rejected). */
+NDPAD_API ndpad_status ndpad_wisdom_load_string(const char *text);
 
-/** ndpad_wisdom_export_file() : write the wisdom in memory (after loading the default file
+/** ndpad_wisdom_save_file() : write the wisdom in memory (after loading the default file
  *  if not done yet) to `path`, merged with the entries already in that file when it holds
  *  wisdom of this machine, under a lock, atomically (temporary file + rename).
- *  @return 1 on success, 0 on failure (ndpad_last_error() says why). */
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (path NULL); NDPAD_ERR_IO (the path is
+ *          unusable or the file cannot be locked, read or written); NDPAD_ERR_OUT_OF_MEMORY.
+ *          ndpad_last_error() says why. */
+NDPAD_API ndpad_status ndpad_wisdom_save_file(const char *path);
+
+/** ndpad_wisdom_import_file() : alias of ndpad_wisdom_load_file() kept for existing
+ *  callers: 1 when it returns NDPAD_OK, 0 otherwise. */
+NDPAD_API int ndpad_wisdom_import_file(const char *path);
+
+/** ndpad_wisdom_import_string() : alias of ndpad_wisdom_load_string(): 1 for NDPAD_OK,
+ *  else 0. */
+NDPAD_API int ndpad_wisdom_import_string(const char *text);
+
+/** ndpad_wisdom_export_file() : alias of ndpad_wisdom_save_file(): 1 for NDPAD_OK, else 0. */
 NDPAD_API int ndpad_wisdom_export_file(const char *path);
 
 /** ndpad_wisdom_export_string() : the wisdom in memory as text. snprintf semantics: writes
@@ -404,6 +584,11 @@ NDPAD_API ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t
                                       const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                       int64_t axes_count, const char *mode,
                                       const void *constant_value, const void *in, void *out);
+
+/** ndpad_mode_name() : "constant", "edge", "reflect", "symmetric" or "wrap" (as
+ *  ndpad_plan_describe, the wisdom file and the benchmarks write them), "?" for anything
+ *  else. A constant string. Thread-safe. */
+NDPAD_API const char *ndpad_mode_name(ndpad_mode mode);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 /* The one-call entry points and execution: validate, plan, run. */
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "plan-cache.h"
 #include "plan.h"
 
 ndpad_status ndpad_output_shape(const ndpad_problem *problem, int64_t *out_shape)
@@ -47,9 +50,16 @@ ndpad_status ndpad_execute(const ndpad_plan *plan, const void *in, void *out)
 ndpad_status ndpad_pad_for(const ndpad_problem *problem, const void *in, void *out,
                            const char *caller)
 {
+    ndpad_cached_plan cached; /* small outputs: a recent plan of the same problem */
+    if (ndpad_plan_cache_get(problem, &cached)) {
+        const ndpad_status status = ndpad_execute_for(&cached.plan, in, out, caller);
+        ndpad_plan_cache_release(&cached);
+        return status;
+    }
     ndpad_plan *plan = NULL;
     ndpad_status status = ndpad_plan_create_for(problem, NULL, &plan, caller);
     if (status == NDPAD_OK) status = ndpad_execute_for(plan, in, out, caller);
+    if (status == NDPAD_OK) ndpad_plan_cache_put(problem, plan);
     ndpad_plan_destroy(plan);
     return status;
 }
@@ -57,4 +67,38 @@ ndpad_status ndpad_pad_for(const ndpad_problem *problem, const void *in, void *o
 ndpad_status ndpad_pad(const ndpad_problem *problem, const void *in, void *out)
 {
     return ndpad_pad_for(problem, in, out, __func__);
+}
+
+ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *info)
+{
+    const char *const caller = __func__;
+    ndpad_status status = NDPAD_OK;
+    /* The first version of the struct ends after `streaming`; later ones append. */
+    const size_t first_version =
+        offsetof(struct ndpad_plan_info, streaming) + sizeof(info->streaming);
+    if (plan == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "plan is NULL");
+    if (info == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "info is NULL");
+    if (info->size < first_version)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "info->size = %zu is smaller than the %zu bytes of the "
+                   "first struct ndpad_plan_info (set it to sizeof(struct ndpad_plan_info))",
+                   info->size, first_version);
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const bool whole_rows = plan->tile.cols >= row->n; /* the stream path runs whole rows */
+    struct ndpad_plan_info all = {
+        .size = info->size < sizeof(all) ? info->size : sizeof(all),
+        .isa = (int32_t)plan->isa,
+        .threads = plan->tile.threads,
+        .tile_rows = plan->tile.rows,
+        .tile_cols = plan->tile.cols,
+        .tiles = ndpad_plan_tile_count(plan),
+        .tile_source = plan->tile_source,
+        .streaming = plan->tile.stream != 0,
+        .interior_copy = plan->tile.copy,
+        .stream_path = plan->stream != NULL && !plan->tile.rows_path && whole_rows,
+    };
+    memcpy(info, &all, all.size); /* only what the caller's version of the struct holds */
+    return NDPAD_OK;
+fail:
+    return status;
 }

@@ -1,24 +1,8 @@
 /* ndpad_plan_describe(): the plan as a person reads it — normalised axes, the interior
  * region and its copy runs, the border regions with their fillers, ISA and tiles. */
-#include <string.h>
-
 #include "plan.h"
 #include "text.h"
 #include "wisdom.h"
-
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
-
-const char *ndpad_mode_name(int32_t mode)
-{
-    return mode >= NDPAD_CONSTANT && mode <= NDPAD_WRAP ? mode_names[mode] : "?";
-}
-
-int32_t ndpad_mode_parse(const char *name, size_t length)
-{
-    for (int32_t m = NDPAD_CONSTANT; m <= NDPAD_WRAP; m++)
-        if (strlen(mode_names[m]) == length && strncmp(mode_names[m], name, length) == 0) return m;
-    return -1;
-}
 
 size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
 {
@@ -60,12 +44,11 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
             : plan->mode == NDPAD_CONSTANT           ? "pad-value rows"
                                                      : "source rows mapped by the mode");
     }
-    const int64_t col_tiles = (row->n + plan->tile.cols - 1) / plan->tile.cols;
-    const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
-        (long long)plan->tile.rows, (long long)plan->tile.cols, (long long)(row_tiles * col_tiles),
-        (int)plan->tile.threads, plan->tile.stream ? ", streaming stores" : "");
+        (long long)plan->tile.rows, (long long)plan->tile.cols,
+        (long long)ndpad_plan_tile_count(plan), (int)plan->tile.threads,
+        plan->tile.stream ? ", streaming stores" : "");
     char key[160];
     const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_key_format(&class_key, key, sizeof(key));

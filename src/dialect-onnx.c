@@ -16,56 +16,77 @@ static const struct {
     {"wrap", NDPAD_WRAP},
 };
 
-static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
-                                      size_t elem_size, const int64_t *pads, int64_t pads_count,
-                                      const int64_t *axes, int64_t axes_count, const char *mode,
-                                      const void *constant_value, const char *caller)
+/* The result pointer, rank, shape pointer and element size, in the core's rule order. */
+static ndpad_status check_arguments(const ndpad_onnx_problem *onnx, int32_t rank,
+                                    const int64_t *shape, size_t elem_size, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
     if (onnx == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "onnx (the result) is NULL");
-    memset(onnx, 0, sizeof(*onnx));
     if (rank < 0 || rank > NDPAD_MAX_RANK)
         NDPAD_FAIL(NDPAD_ERR_RANK, "rank = %d is outside [0, %d]", (int)rank, NDPAD_MAX_RANK);
     if (rank > 0 && shape == NULL)
         NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "shape is NULL with rank = %d", (int)rank);
     if (elem_size == 0)
         NDPAD_FAIL(NDPAD_ERR_ELEM_SIZE, "elem_size = 0; an element needs at least one byte");
+fail:
+    return status;
+}
 
-    int32_t mode_value = -1;
+/* The ONNX mode name (NULL is "constant") as an ndpad_mode. */
+static ndpad_status parse_mode(const char *mode, const char *caller, int32_t *mode_value)
+{
+    ndpad_status status = NDPAD_OK;
     const char *mode_name = mode != NULL ? mode : "constant";
+    *mode_value = -1;
     for (size_t k = 0; k < sizeof(onnx_modes) / sizeof(onnx_modes[0]); k++)
-        if (strcmp(mode_name, onnx_modes[k].name) == 0) mode_value = onnx_modes[k].mode;
-    if (mode_value < 0)
+        if (strcmp(mode_name, onnx_modes[k].name) == 0) *mode_value = onnx_modes[k].mode;
+    if (*mode_value < 0)
         NDPAD_FAIL(NDPAD_ERR_MODE,
                    "mode = \"%.40s\" is not an ONNX Pad mode (\"constant\", "
                    "\"edge\", \"reflect\", \"wrap\")",
                    mode_name);
+fail:
+    return status;
+}
 
-    /* Which axis each pads pair applies to. */
-    int32_t axis_of[NDPAD_MAX_RANK];
-    int64_t num_axes = rank;
-    if (axes != NULL) {
-        if (axes_count < 0 || axes_count > rank)
-            NDPAD_FAIL(NDPAD_ERR_AXES, "axes_count = %lld is outside [0, rank = %d]",
-                       (long long)axes_count, (int)rank);
-        num_axes = axes_count;
-        int32_t seen_at[NDPAD_MAX_RANK];
-        for (int32_t k = 0; k < rank; k++) seen_at[k] = -1;
-        for (int32_t i = 0; i < (int32_t)num_axes; i++) {
-            const int64_t a = axes[i];
-            if (a < -(int64_t)rank || a >= rank)
-                NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld is outside [-%d, %d] for rank %d",
-                           (int)i, (long long)a, (int)rank, (int)rank - 1, (int)rank);
-            const int32_t axis = (int32_t)(a < 0 ? a + rank : a);
-            if (seen_at[axis] >= 0)
-                NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld repeats axis %d (already axes[%d])",
-                           (int)i, (long long)a, (int)axis, (int)seen_at[axis]);
-            seen_at[axis] = i;
-            axis_of[i] = axis;
-        }
-    } else {
+/* Which axis each pads pair applies to: axes[] (negative counts from the end, no repeats),
+ * or all axes in order when axes is NULL. */
+static ndpad_status map_axes(int32_t rank, const int64_t *axes, int64_t axes_count,
+                             const char *caller, int32_t *axis_of, int64_t *num_axes)
+{
+    ndpad_status status = NDPAD_OK;
+    *num_axes = rank;
+    if (axes == NULL) {
         for (int32_t k = 0; k < rank; k++) axis_of[k] = k;
+        return NDPAD_OK;
     }
+    if (axes_count < 0 || axes_count > rank)
+        NDPAD_FAIL(NDPAD_ERR_AXES, "axes_count = %lld is outside [0, rank = %d]",
+                   (long long)axes_count, (int)rank);
+    *num_axes = axes_count;
+    int32_t seen_at[NDPAD_MAX_RANK];
+    for (int32_t k = 0; k < rank; k++) seen_at[k] = -1;
+    for (int32_t i = 0; i < (int32_t)axes_count; i++) {
+        const int64_t a = axes[i];
+        if (a < -(int64_t)rank || a >= rank)
+            NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld is outside [-%d, %d] for rank %d", (int)i,
+                       (long long)a, (int)rank, (int)rank - 1, (int)rank);
+        const int32_t axis = (int32_t)(a < 0 ? a + rank : a);
+        if (seen_at[axis] >= 0)
+            NDPAD_FAIL(NDPAD_ERR_AXES, "axes[%d] = %lld repeats axis %d (already axes[%d])", (int)i,
+                       (long long)a, (int)axis, (int)seen_at[axis]);
+        seen_at[axis] = i;
+        axis_of[i] = axis;
+    }
+fail:
+    return status;
+}
+
+/* pads holds a begin and an end for each of the num_axes axes. */
+static ndpad_status check_pads(const int64_t *pads, int64_t pads_count, int64_t num_axes,
+                               const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
     if (pads == NULL && num_axes > 0)
         NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "pads is NULL with %lld axes", (long long)num_axes);
     if (pads_count != 2 * num_axes)
@@ -74,23 +95,31 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, co
                    "([x1_begin .. xn_begin, x1_end .. xn_end])",
                    (long long)pads_count, (long long)num_axes, (long long)num_axes,
                    (long long)(2 * num_axes));
+fail:
+    return status;
+}
 
-    int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
-    for (int32_t i = 0; i < (int32_t)num_axes; i++) {
-        begin[axis_of[i]] = pads[i];
-        end[axis_of[i]] = pads[i + num_axes];
-    }
-
-    /* Crop first (ONNX Runtime), over the original dense strides. */
-    int64_t stride = 1, offset = 0;
-    bool empty = false;
+/* No extent is negative; *empty tells whether one is 0 (the input has no element). */
+static ndpad_status check_shape(int32_t rank, const int64_t *shape, const char *caller, bool *empty)
+{
+    ndpad_status status = NDPAD_OK;
+    *empty = false;
     for (int32_t k = rank - 1; k >= 0; k--) {
         if (shape[k] < 0)
             NDPAD_FAIL(NDPAD_ERR_SHAPE, "shape[%d] = %lld is negative", (int)k,
                        (long long)shape[k]);
-        if (shape[k] == 0) empty = true;
+        if (shape[k] == 0) *empty = true;
     }
-    bool cropped_empty = empty; /* no input element left: the offset is never used */
+fail:
+    return status;
+}
+
+/* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
+ * pads. Returns whether no input element is left (the offset is then never used). */
+static bool crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                       const int64_t *begin, const int64_t *end, bool empty)
+{
+    bool cropped_empty = empty;
     for (int32_t k = rank - 1; k >= 0; k--) {
         const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
         const int64_t crop_end = end[k] < 0 ? end[k] : 0;
@@ -102,6 +131,17 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, co
         onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
         if (onnx->shape[k] == 0) cropped_empty = true;
     }
+    return cropped_empty;
+}
+
+/* The original dense strides, and the crops' input offset in bytes over them. */
+static ndpad_status set_strides_and_offset(ndpad_onnx_problem *onnx, int32_t rank,
+                                           const int64_t *shape, size_t elem_size,
+                                           const int64_t *begin, bool empty, bool cropped_empty,
+                                           const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    int64_t stride = 1, offset = 0;
     for (int32_t k = rank - 1; k >= 0; k--) {
         const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
         int64_t term;
@@ -112,11 +152,48 @@ static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, co
         if (!empty && ndpad_mul_overflows(stride, shape[k], &stride))
             NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "shape overflows int64 at axis %d", (int)k);
     }
+    /* The input that is read is the dense tensor of `shape`: its bytes must be addressable,
+     * not only those of the crop's start (the reference checks the same). */
+    int64_t in_bytes;
+    if (!cropped_empty && ndpad_mul_overflows(stride, (int64_t)elem_size, &in_bytes))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                   "the input of %lld elements of %zu bytes overflows "
+                   "int64 (shape)",
+                   (long long)stride, elem_size);
     int64_t offset_bytes = 0;
     if (!cropped_empty && ndpad_mul_overflows(offset, (int64_t)elem_size, &offset_bytes))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "crop offset of %lld elements overflows in bytes",
                    (long long)offset);
     onnx->in_offset = (ptrdiff_t)offset_bytes;
+fail:
+    return status;
+}
+
+static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                                      size_t elem_size, const int64_t *pads, int64_t pads_count,
+                                      const int64_t *axes, int64_t axes_count, const char *mode,
+                                      const void *constant_value, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (onnx != NULL) memset(onnx, 0, sizeof(*onnx));
+    NDPAD_FORWARD(check_arguments(onnx, rank, shape, elem_size, caller));
+    int32_t mode_value;
+    NDPAD_FORWARD(parse_mode(mode, caller, &mode_value));
+    int32_t axis_of[NDPAD_MAX_RANK];
+    int64_t num_axes;
+    NDPAD_FORWARD(map_axes(rank, axes, axes_count, caller, axis_of, &num_axes));
+    NDPAD_FORWARD(check_pads(pads, pads_count, num_axes, caller));
+
+    int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
+    for (int32_t i = 0; i < (int32_t)num_axes; i++) {
+        begin[axis_of[i]] = pads[i];
+        end[axis_of[i]] = pads[i + num_axes];
+    }
+    bool empty;
+    NDPAD_FORWARD(check_shape(rank, shape, caller, &empty));
+    const bool cropped_empty = crop_shape(onnx, rank, shape, begin, end, empty);
+    NDPAD_FORWARD(
+        set_strides_and_offset(onnx, rank, shape, elem_size, begin, empty, cropped_empty, caller));
     onnx->problem = (ndpad_problem){
         .rank = rank,
         .mode = mode_value,

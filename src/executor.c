@@ -1,14 +1,18 @@
 /* The executor: tiles of output rows over OpenMP threads. Each row is its border runs,
  * filled by the mode's filler from the source row, and its interior run, one bulk copy.
  * Rows are visited in output order with an odometer, so a row costs O(1) index work. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "copy-choice.h"
 #include "plan.h"
 #include "row-border.h"
+#include "stream-plan.h"
 #include "topology.h"
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
@@ -164,76 +168,98 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
     *cursor = end;
 }
 
-/* One tile: output rows [r0, r1) restricted to columns [x0, x1). The outer axes are an
- * odometer; the last of them, which moves every row, is walked in a tight loop. */
-static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                     int64_t tile, int64_t col_tiles)
+/* What every row of tile `tile` shares: its columns [x0, x1), the interior run clipped to
+ * them, and the plan's kernels and pad value, held in locals. */
+static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bool skip_interior,
+                                    int64_t tile, int64_t col_tiles)
 {
-    const int32_t outer = plan->ndim - 1;
-    const int32_t mode = plan->mode;
-    const int64_t tile_rows = plan->tile.rows, tile_cols = plan->tile.cols;
-    const int64_t r0 = tile / col_tiles * tile_rows;
-    const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
-
-    row_context ctx = {
+    *ctx = (row_context){
         .plan = plan,
-        .row = plan->dim[outer],
+        .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
-        .copy = plan->tile.stream ? plan->kernels->copy_stream : plan->kernels->copy,
+        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, plan->tile.stream != 0),
         .pad_value = plan->pad_value,
         .es = plan->elem_size,
-        .constant = mode == NDPAD_CONSTANT,
+        .constant = plan->mode == NDPAD_CONSTANT,
         .dense = plan->inner_dense,
         .skip_interior = skip_interior,
     };
-    ctx.x0 = tile % col_tiles * tile_cols;
-    ctx.x1 = ctx.x0 + tile_cols < ctx.row.n ? ctx.x0 + tile_cols : ctx.row.n;
-    ctx.c0 = ctx.row.copy_begin < ctx.x0   ? ctx.x0
-             : ctx.row.copy_begin > ctx.x1 ? ctx.x1
-                                           : ctx.row.copy_begin;
-    ctx.c1 = ctx.row.copy_end < ctx.c0   ? ctx.c0
-             : ctx.row.copy_end > ctx.x1 ? ctx.x1
-                                         : ctx.row.copy_end;
+    const int64_t tile_cols = plan->tile.cols;
+    ctx->x0 = tile % col_tiles * tile_cols;
+    ctx->x1 = ctx->x0 + tile_cols < ctx->row.n ? ctx->x0 + tile_cols : ctx->row.n;
+    ctx->c0 = ctx->row.copy_begin < ctx->x0   ? ctx->x0
+              : ctx->row.copy_begin > ctx->x1 ? ctx->x1
+                                              : ctx->row.copy_begin;
+    ctx->c1 = ctx->row.copy_end < ctx->c0   ? ctx->c0
+              : ctx->row.copy_end > ctx->x1 ? ctx->x1
+                                            : ctx->row.copy_end;
+}
 
-    ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
-    if (ctx.dense && !ctx.constant) {
-        ctx.fill = plan->kernels->fill;
-        ndpad_row_border_plan(&left, mode, &ctx.row, ctx.x0, ctx.c0);
-        ndpad_row_border_plan(&right, mode, &ctx.row, ctx.c1, ctx.x1);
-        ctx.left = &left, ctx.right = &right;
-    }
+/* Dense rows of the modes other than CONSTANT: where each border run reads in the source
+ * row, the same for every row of the tile. */
+static inline void plan_borders(row_context *ctx, ndpad_row_border *left, ndpad_row_border *right)
+{
+    ctx->fill = ctx->plan->kernels->fill;
+    ndpad_row_border_plan(left, ctx->plan->mode, &ctx->row, ctx->x0, ctx->c0);
+    ndpad_row_border_plan(right, ctx->plan->mode, &ctx->row, ctx->c1, ctx->x1);
+    ctx->left = left, ctx->right = right;
+}
 
-    if (outer == 0) {
-        run_row(&ctx, in, out, false, true);
-        return;
-    }
-    const bool flat =
-        ctx.constant && ctx.dense && plan->out_contiguous && ctx.x0 == 0 && ctx.x1 == ctx.row.n;
-    const int64_t row_bytes = ctx.row.n * (int64_t)ctx.es;
-    char *cursor = out + r0 * row_bytes;
-
-    /* index[] is the odometer; level k + 1 of the offsets holds axes 0..k. */
-    int64_t index[NDPAD_MAX_RANK];
-    int64_t src_off[NDPAD_MAX_RANK + 1], dst_off[NDPAD_MAX_RANK + 1];
-    bool pad[NDPAD_MAX_RANK + 1], inside[NDPAD_MAX_RANK + 1];
+/* The odometer index[] of the outer axes at row r0. */
+static inline void odometer_start(const ndpad_plan *plan, int32_t outer, int64_t r0, int64_t *index)
+{
     int64_t rest = r0;
     for (int32_t k = outer - 1; k >= 0; k--) {
         index[k] = rest % plan->dim[k].n;
         rest /= plan->dim[k].n;
     }
+}
+
+/* Offsets and flags of the axes before the last outer one, at the odometer's index; level
+ * k + 1 holds axes 0..k. Once per run of the last outer axis, not per row. */
+static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_t mode,
+                                   const int64_t *index, int64_t *src_off, int64_t *dst_off,
+                                   bool *pad, bool *inside)
+{
+    for (int32_t k = 0; k < outer - 1; k++) {
+        const ndpad_dim *dim = &plan->dim[k];
+        const int64_t i = pad[k] ? -1 : ndpad_dim_source(dim, mode, index[k]);
+        pad[k + 1] = pad[k] || i < 0;
+        inside[k + 1] = inside[k] && index[k] >= dim->copy_begin && index[k] < dim->copy_end;
+        src_off[k + 1] = src_off[k] + (i < 0 ? 0 : i * dim->in_stride);
+        dst_off[k + 1] = dst_off[k] + index[k] * dim->out_stride;
+    }
+}
+
+/* The last outer axis has run to its end: carry into the axes before it. */
+static inline void odometer_carry(const ndpad_plan *plan, int32_t outer, int64_t *index)
+{
+    index[outer - 1] = 0;
+    for (int32_t k = outer - 2; k >= 0; k--) {
+        if (++index[k] < plan->dim[k].n) break;
+        index[k] = 0;
+    }
+}
+
+/* Rows [r0, r1) of a tile with outer axes. The outer axes are an odometer; the last of
+ * them, which moves every row, is walked in a tight loop. */
+static inline void run_rows(const row_context *ctx, const char *in, char *out, int64_t r0,
+                            int64_t r1, bool flat, char **cursor)
+{
+    const ndpad_plan *plan = ctx->plan;
+    const int32_t outer = plan->ndim - 1;
+    const int32_t mode = plan->mode;
+    const bool skip_interior = ctx->skip_interior;
+    int64_t index[NDPAD_MAX_RANK];
+    int64_t src_off[NDPAD_MAX_RANK + 1], dst_off[NDPAD_MAX_RANK + 1];
+    bool pad[NDPAD_MAX_RANK + 1], inside[NDPAD_MAX_RANK + 1];
+    odometer_start(plan, outer, r0, index);
     src_off[0] = 0, dst_off[0] = 0, pad[0] = false, inside[0] = true;
 
     const ndpad_dim last = plan->dim[outer - 1];
     int64_t r = r0;
     while (r < r1) {
-        for (int32_t k = 0; k < outer - 1; k++) {
-            const ndpad_dim *dim = &plan->dim[k];
-            const int64_t i = pad[k] ? -1 : ndpad_dim_source(dim, mode, index[k]);
-            pad[k + 1] = pad[k] || i < 0;
-            inside[k + 1] = inside[k] && index[k] >= dim->copy_begin && index[k] < dim->copy_end;
-            src_off[k + 1] = src_off[k] + (i < 0 ? 0 : i * dim->in_stride);
-            dst_off[k + 1] = dst_off[k] + index[k] * dim->out_stride;
-        }
+        odometer_prefix(plan, outer, mode, index, src_off, dst_off, pad, inside);
         /* The last outer axis from index[outer - 1] to its end or the tile's end. */
         const char *src_base = in != NULL ? in + src_off[outer - 1] : NULL;
         char *dst_base = out + dst_off[outer - 1];
@@ -241,15 +267,15 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         int64_t o = index[outer - 1];
         const int64_t o_end = o + (r1 - r) < last.n ? o + (r1 - r) : last.n;
         r += o_end - o;
-        if (flat && (prefix_pad || (last.r == 0 && ctx.row.r == 0 && src_base != NULL))) {
+        if (flat && (prefix_pad || (last.r == 0 && ctx->row.r == 0 && src_base != NULL))) {
             /* Flat CONSTANT: pad rows are part of the gap the next run's fill covers, so
              * only the interior rows of this axis are visited, in one strided loop. */
             const int64_t lo = o > last.copy_begin ? o : last.copy_begin;
             const int64_t hi = o_end < last.copy_end ? o_end : last.copy_end;
             if (!prefix_pad && lo < hi)
-                run_rows_flat_interior(&ctx, src_base + (lo - last.b) * last.in_stride,
+                run_rows_flat_interior(ctx, src_base + (lo - last.b) * last.in_stride,
                                        dst_base + lo * last.out_stride, hi - lo, last.in_stride,
-                                       last.out_stride, skip_interior && prefix_inside, &cursor);
+                                       last.out_stride, skip_interior && prefix_inside, cursor);
             o = o_end;
         }
         for (; o < o_end; o++) {
@@ -257,23 +283,63 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
             const char *src = i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride;
             const bool inside_row = prefix_inside && o >= last.copy_begin && o < last.copy_end;
             if (flat)
-                run_row_flat(&ctx, src, dst_base + o * last.out_stride, i < 0,
-                             skip_interior && inside_row, &cursor);
+                run_row_flat(ctx, src, dst_base + o * last.out_stride, i < 0,
+                             skip_interior && inside_row, cursor);
             else
-                run_row(&ctx, src, dst_base + o * last.out_stride, i < 0, inside_row);
+                run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row);
         }
-        /* Carry into the axes before it. */
-        index[outer - 1] = 0;
-        for (int32_t k = outer - 2; k >= 0; k--) {
-            if (++index[k] < plan->dim[k].n) break;
-            index[k] = 0;
-        }
+        odometer_carry(plan, outer, index);
     }
+}
+
+/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
+static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
+                     int64_t tile, int64_t col_tiles)
+{
+    const int64_t tile_rows = plan->tile.rows;
+    const int64_t r0 = tile / col_tiles * tile_rows;
+    const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
+    if (plan->stream != NULL && !plan->tile.rows_path && !skip_interior && col_tiles == 1) {
+        ndpad_stream_run(plan, in, out, r0, r1); /* whole rows: the output-stream path */
+        return;
+    }
+
+    row_context ctx;
+    init_row_context(&ctx, plan, skip_interior, tile, col_tiles);
+    ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
+    if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
+
+    if (plan->ndim == 1) {
+        run_row(&ctx, in, out, false, true);
+        return;
+    }
+    const bool flat =
+        ctx.constant && ctx.dense && plan->out_contiguous && ctx.x0 == 0 && ctx.x1 == ctx.row.n;
+    const int64_t row_bytes = ctx.row.n * (int64_t)ctx.es;
+    char *cursor = out + r0 * row_bytes;
+    run_rows(&ctx, in, out, r0, r1, flat, &cursor);
     if (flat) {
+        /* The gap after the tile's last run, to the end of its rows. */
         char *end = out + r1 * row_bytes;
         if (end > cursor)
             ctx.fill_pad(cursor, ctx.pad_value, (end - cursor) / (int64_t)ctx.es, ctx.es);
     }
+}
+
+/* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team
+ * started there waits forever for the parent's workers), so a forked child runs every
+ * execution on the calling thread. Registered when the library is loaded, so that it holds
+ * whoever forks and whether or not a team ever ran before the fork. */
+static atomic_bool in_forked_child;
+
+static void mark_forked_child(void)
+{
+    atomic_store_explicit(&in_forked_child, true, memory_order_relaxed);
+}
+
+__attribute__((constructor)) static void watch_forks(void)
+{
+    (void)pthread_atfork(NULL, NULL, mark_forked_child);
 }
 
 #ifdef _OPENMP
@@ -307,7 +373,9 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
 #ifdef _OPENMP
     /* Never a nested team: the caller owns the cores. Asked only when a team would start,
      * so one-thread plans never call into the OpenMP runtime. */
-    if (threads > 1 && omp_in_parallel()) threads = 1;
+    if (threads > 1 &&
+        (atomic_load_explicit(&in_forked_child, memory_order_relaxed) || omp_in_parallel()))
+        threads = 1;
     if (threads > 1) {
         run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
         return;

@@ -9,6 +9,7 @@
  *      other modes: dense unpadded trailing axes fold into the element size. */
 #include <string.h>
 
+#include "checked.h"
 #include "plan.h"
 
 /* A stride in bytes. It only counts on an axis with more than one element of a tensor that
@@ -69,7 +70,14 @@ static void crop_constant(ndpad_dim *a, int64_t *in_offset, bool *all_pad)
         *all_pad = true;
         return;
     }
-    *in_offset += first * a->in_stride;
+    /* Validation bounds the reach of the strides only for an input with elements; an
+     * input that is empty on another axis may overflow here, and reads nothing anyway. */
+    int64_t skip;
+    if (ndpad_mul_overflows(first, a->in_stride, &skip) ||
+        ndpad_add_overflows(*in_offset, skip, in_offset)) {
+        *all_pad = true;
+        return;
+    }
     a->b += first * step;
     a->d = last - first + 1;
     if (a->d == 1) a->r = 0;
@@ -96,18 +104,48 @@ static void crop_edge(ndpad_dim *a, int64_t *in_offset)
     }
 }
 
-void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
+/* Does any output element read the input? CONSTANT needs a non-empty crop window on every
+ * axis; the other modes read whenever there is output. */
+bool ndpad_problem_reads_input(const ndpad_valid_problem *v)
 {
-    const int32_t mode = v->mode;
-    int64_t in_offset = 0;
-    bool all_pad = false;
+    if (v->out_elems == 0) return false;
+    for (int32_t k = 0; k < v->rank && v->mode == NDPAD_CONSTANT; k++) {
+        const ndpad_axis *a = &v->axis[k];
+        /* window of positions j in [max(0, -b), min(D, n - b)) must hold a lattice point */
+        const int64_t lo = a->b < 0 ? -a->b : 0;
+        int64_t hi; /* n - b may exceed int64 by one (n - 1 - b is validated) */
+        if (ndpad_sub_overflows(a->n, a->b, &hi) || hi > a->dilated) hi = a->dilated;
+        const int64_t step = a->d > 1 ? a->r + 1 : 1;       /* d <= 1: only j = 0 */
+        const int64_t first = lo / step + (lo % step != 0); /* lattice indices */
+        const int64_t last = hi > 0 ? (hi - 1) / step : -1;
+        if (first > last) return false;
+    }
+    return true;
+}
+
+/* In-place padding is possible when the input can sit inside the output's layout: pads
+ * >= 0, no interior, equal strides; the input then starts inplace_offset bytes into out. */
+static void set_inplace(const ndpad_valid_problem *v, ndpad_plan *plan)
+{
+    int64_t offset = 0, term;
+    plan->inplace_capable = false;
+    for (int32_t k = 0; k < v->rank; k++) {
+        const ndpad_axis *a = &v->axis[k];
+        if (a->b < 0 || a->e < 0 || a->r != 0 || a->in_stride != a->out_stride ||
+            ndpad_mul_overflows(a->b, a->out_stride, &term) ||
+            ndpad_add_overflows(offset, term, &offset))
+            return;
+    }
+    plan->inplace_capable =
+        !ndpad_mul_overflows(offset, (int64_t)v->elem_size, &plan->inplace_offset);
+}
+
+/* Step 1: the axes in bytes, each cropped to the input window it reads where the mode
+ * allows. Returns the number of axes (the rank). */
+static int32_t load_axes(const ndpad_valid_problem *v, const ndpad_plan *plan, ndpad_dim *dims,
+                         int64_t *in_offset, bool *all_pad)
+{
     int32_t ndim = 0;
-    ndpad_dim dims[NDPAD_MAX_RANK];
-
-    plan->empty = v->out_elems == 0;
-    plan->reads_input = v->reads_input;
-    plan->elem_size = v->elem_size;
-
     for (int32_t k = 0; k < v->rank; k++) {
         const ndpad_axis *src = &v->axis[k];
         ndpad_dim a = {
@@ -119,48 +157,50 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
             .out_stride = stride_bytes(src->out_stride, v->elem_size, src->n),
         };
         /* an empty output is not cropped: its positions need not fit int64 */
-        if (!plan->empty && mode == NDPAD_CONSTANT)
-            crop_constant(&a, &in_offset, &all_pad);
-        else if (!plan->empty && mode == NDPAD_EDGE)
-            crop_edge(&a, &in_offset);
+        if (!plan->empty && v->mode == NDPAD_CONSTANT)
+            crop_constant(&a, in_offset, all_pad);
+        else if (!plan->empty && v->mode == NDPAD_EDGE)
+            crop_edge(&a, in_offset);
         dims[ndim++] = a;
     }
+    return ndim;
+}
 
-    if (plan->empty || all_pad || !v->reads_input) {
-        /* Nothing to read: every output element is the pad value (or there is none). */
-        for (int32_t k = 0; k < ndim; k++) {
-            dims[k].d = 0;
-            dims[k].b = 0;
-            dims[k].r = 0;
-            dims[k].in_stride = 0;
-        }
-        in_offset = 0;
-        plan->reads_input = false;
+/* Nothing to read: every output element is the pad value (or there is none), so no axis
+ * keeps an input extent. */
+static void forget_input(ndpad_dim *dims, int32_t ndim, int64_t *in_offset, ndpad_plan *plan)
+{
+    for (int32_t k = 0; k < ndim; k++) {
+        dims[k].d = 0;
+        dims[k].b = 0;
+        dims[k].r = 0;
+        dims[k].in_stride = 0;
     }
-    if (plan->empty) {
-        /* No element: one axis of extent 0 stands for all. The others may be huge (their
-         * product need not fit int64 once one extent is 0), and nothing may multiply them. */
-        dims[0] = (ndpad_dim){.n = 0,
-                              .in_stride = (int64_t)plan->elem_size,
-                              .out_stride = (int64_t)plan->elem_size};
-        ndim = 1;
-    }
+    *in_offset = 0;
+    plan->reads_input = false;
+}
 
-    /* Step 2: a single output element per axis is an offset. */
+/* Step 2: a single output element per axis is an offset. Returns the axes kept. */
+static int32_t drop_single_element_axes(ndpad_dim *dims, int32_t ndim, const ndpad_plan *plan,
+                                        int32_t mode, int64_t *in_offset)
+{
     int32_t kept = 0;
     for (int32_t k = 0; k < ndim; k++) {
         ndpad_dim a = dims[k];
         if (a.n == 1 && !plan->empty) {
             set_copy_range(&a, mode);
             const int64_t i = plan->reads_input ? ndpad_dim_source(&a, mode, 0) : -1;
-            if (i >= 0) in_offset += i * a.in_stride;
+            if (i >= 0) *in_offset += i * a.in_stride;
             continue;
         }
         dims[kept++] = a;
     }
-    ndim = kept;
+    return kept;
+}
 
-    /* Step 3: memory order of the output (stable, so dense outputs keep their order). */
+/* Step 3: memory order of the output (stable, so dense outputs keep their order). */
+static void sort_by_out_stride(ndpad_dim *dims, int32_t ndim)
+{
     for (int32_t k = 1; k < ndim; k++) {
         const ndpad_dim a = dims[k];
         const int64_t key = a.out_stride < 0 ? -a.out_stride : a.out_stride;
@@ -174,8 +214,11 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
         }
         dims[m] = a;
     }
+}
 
-    /* Steps 4 and 5, innermost first so a merged axis can merge again. */
+/* Steps 4 and 5, innermost first so a merged axis can merge again. Returns the axes left. */
+static int32_t merge_dense_axes(ndpad_dim *dims, int32_t ndim, int32_t mode)
+{
     for (int32_t k = ndim - 2; k >= 0; k--) {
         ndpad_dim *outer = &dims[k], *inner = &dims[k + 1];
         if (!is_identity(inner) || !encloses_densely(outer, inner)) continue;
@@ -190,15 +233,70 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
         memmove(inner, inner + 1, (size_t)(ndim - k - 2) * sizeof(*inner));
         ndim--;
     }
-    if (mode != NDPAD_CONSTANT) {
-        while (ndim >= 2 && is_identity(&dims[ndim - 1]) &&
-               dims[ndim - 1].out_stride == (int64_t)plan->elem_size &&
-               dims[ndim - 1].in_stride == (int64_t)plan->elem_size) {
-            plan->elem_size *= (size_t)dims[ndim - 1].n;
-            ndim--;
-        }
-    }
+    return ndim;
+}
 
+/* Step 5 for the modes other than CONSTANT: dense unpadded trailing axes become part of the
+ * element. Returns the axes left. */
+static int32_t fold_into_element(const ndpad_dim *dims, int32_t ndim, ndpad_plan *plan)
+{
+    while (ndim >= 2 && is_identity(&dims[ndim - 1]) &&
+           dims[ndim - 1].out_stride == (int64_t)plan->elem_size &&
+           dims[ndim - 1].in_stride == (int64_t)plan->elem_size) {
+        plan->elem_size *= (size_t)dims[ndim - 1].n;
+        ndim--;
+    }
+    return ndim;
+}
+
+/* The plan's row geometry from its final axes: rows, row bytes, density of the row and of
+ * the whole output. */
+static void set_rows(ndpad_plan *plan, const ndpad_dim *dims, int32_t ndim)
+{
+    /* An empty output has no rows; its other extents may be huge (their product need not
+     * fit int64 once one extent is 0), so nothing is multiplied then. */
+    plan->rows = plan->empty ? 0 : 1;
+    for (int32_t k = 0; k + 1 < ndim && !plan->empty; k++) plan->rows *= dims[k].n;
+    const ndpad_dim *row = &dims[ndim - 1];
+    /* the validated output byte count: it fits int64 */
+    plan->row_bytes = row->n * (int64_t)plan->elem_size;
+    plan->out_bytes = plan->empty ? 0 : plan->rows * plan->row_bytes;
+    plan->inner_dense = row->out_stride == (int64_t)plan->elem_size &&
+                        (row->d <= 1 || row->in_stride == (int64_t)plan->elem_size);
+    int64_t dense_stride = (int64_t)plan->elem_size;
+    plan->out_contiguous = !plan->empty;
+    for (int32_t k = ndim - 1; k >= 0 && !plan->empty; k--) {
+        if (dims[k].out_stride != dense_stride) plan->out_contiguous = false;
+        dense_stride *= dims[k].n;
+    }
+}
+
+void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
+{
+    const int32_t mode = v->mode;
+    int64_t in_offset = 0;
+    bool all_pad = false;
+    ndpad_dim dims[NDPAD_MAX_RANK];
+
+    plan->empty = v->out_elems == 0;
+    plan->reads_input = ndpad_problem_reads_input(v);
+    plan->elem_size = v->elem_size;
+    set_inplace(v, plan);
+
+    int32_t ndim = load_axes(v, plan, dims, &in_offset, &all_pad);
+    if (plan->empty || all_pad || !plan->reads_input) forget_input(dims, ndim, &in_offset, plan);
+    if (plan->empty) {
+        /* No element: one axis of extent 0 stands for all. The others may be huge (their
+         * product need not fit int64 once one extent is 0), and nothing may multiply them. */
+        dims[0] = (ndpad_dim){.n = 0,
+                              .in_stride = (int64_t)plan->elem_size,
+                              .out_stride = (int64_t)plan->elem_size};
+        ndim = 1;
+    }
+    ndim = drop_single_element_axes(dims, ndim, plan, mode, &in_offset);
+    sort_by_out_stride(dims, ndim);
+    ndim = merge_dense_axes(dims, ndim, mode);
+    if (mode != NDPAD_CONSTANT) ndim = fold_into_element(dims, ndim, plan);
     if (ndim == 0) {
         /* Rank 0, or every axis was a single element: one element to copy or fill. */
         dims[0] = (ndpad_dim){
@@ -214,17 +312,5 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     memcpy(plan->dim, dims, (size_t)ndim * sizeof(dims[0]));
     plan->ndim = ndim;
     plan->in_offset = in_offset;
-    /* An empty output has no rows; its other extents may be huge (their product need not
-     * fit int64 once one extent is 0), so nothing is multiplied then. */
-    plan->rows = plan->empty ? 0 : 1;
-    for (int32_t k = 0; k + 1 < ndim && !plan->empty; k++) plan->rows *= dims[k].n;
-    const ndpad_dim *row = &dims[ndim - 1];
-    plan->inner_dense = row->out_stride == (int64_t)plan->elem_size &&
-                        (row->d <= 1 || row->in_stride == (int64_t)plan->elem_size);
-    int64_t dense_stride = (int64_t)plan->elem_size;
-    plan->out_contiguous = !plan->empty;
-    for (int32_t k = ndim - 1; k >= 0 && !plan->empty; k--) {
-        if (dims[k].out_stride != dense_stride) plan->out_contiguous = false;
-        dense_stride *= dims[k].n;
-    }
+    set_rows(plan, dims, ndim);
 }

@@ -29,16 +29,10 @@ typedef struct ndpad_tile {
     int64_t rows;
     int64_t cols;
     int32_t threads;
-    int32_t stream; /* interior copies with non-temporal stores */
+    int32_t stream;    /* interior copies with non-temporal stores */
+    int32_t copy;      /* the interior copy otherwise: an ndpad_copy_kind (copy-choice.h) */
+    int32_t rows_path; /* 1: the row executor even where the output-stream path applies */
 } ndpad_tile;
-
-/* Where a plan's tile came from (shown by ndpad_plan_describe). */
-enum ndpad_tile_source {
-    NDPAD_TILE_HEURISTIC = 0,
-    NDPAD_TILE_WISDOM = 1,
-    NDPAD_TILE_MEASURED = 2,
-    NDPAD_TILE_FORCED = 3
-};
 
 struct ndpad_plan {
     int32_t mode;
@@ -50,6 +44,8 @@ struct ndpad_plan {
     ndpad_dim dim[NDPAD_MAX_RANK];
     int64_t in_offset;   /* bytes added to `in`: crops turned into an offset  */
     int64_t rows;        /* output rows: product of n over all but the last   */
+    int64_t row_bytes;   /* bytes of one output row (n of the row axis x elem) */
+    int64_t out_bytes;   /* rows x row_bytes; 0 for an empty output           */
     int64_t out_elems;   /* of the problem as given                           */
     bool empty;          /* no output element at all                          */
     bool reads_input;    /* some output element is an input element           */
@@ -59,19 +55,40 @@ struct ndpad_plan {
     int64_t inplace_offset; /* bytes from out to where an in-place input sits    */
     int32_t max_threads;    /* from the options                                  */
     ndpad_tile tile;
-    int32_t tile_source; /* an ndpad_tile_source: where `tile` came from       */
+    int32_t tile_source; /* an ndpad_tile_source (ndpad.h): where `tile` came from */
     const ndpad_kernels *kernels;
-    unsigned char *pad_value; /* elem_size bytes (CONSTANT), owned                 */
+    unsigned char *pad_value;    /* elem_size bytes (CONSTANT), owned                 */
+    struct ndpad_stream *stream; /* output-stream path (stream-plan.h) or NULL, owned   */
 };
+
+/* Outputs below this many bytes always run on one thread, with no OpenMP region, whatever
+ * the wisdom says (a 1x3x32x40 pad must not pay thread start-up); only a tile shape forced
+ * through the options overrides it. */
+#define NDPAD_TINY_BYTES ((int64_t)256 * 1024)
 
 /* Normalise `valid` into plan->dim (drop size-1 axes, crops to offsets, axis order by
  * output stride, merge dense unpadded axes, fold unpadded trailing axes into the element)
  * and set the fields derived from it. */
 NDPAD_INTERNAL void ndpad_normalize(const ndpad_valid_problem *valid, ndpad_plan *plan);
 
-/* The default tile for `plan` given its thread budget: one thread and one tile for small
- * outputs, otherwise about four tiles per thread, splitting long rows by columns. */
-NDPAD_INTERNAL ndpad_tile ndpad_tile_default(const ndpad_plan *plan);
+/* True when some output element of `valid` is an input element (the normaliser's fact,
+ * also asked by window plans). */
+NDPAD_INTERNAL bool ndpad_problem_reads_input(const ndpad_valid_problem *valid);
+
+/* The one rule for tiny outputs: true when `plan` runs on the calling thread whatever its
+ * thread budget, tuning or wisdom say (the heuristic, the wisdom's fit, the candidates). */
+static inline bool ndpad_plan_is_tiny(const ndpad_plan *plan)
+{
+    return plan->out_bytes < NDPAD_TINY_BYTES;
+}
+
+/* Tiles one execution of `plan` runs: row tiles x column tiles. */
+static inline int64_t ndpad_plan_tile_count(const ndpad_plan *plan)
+{
+    const int64_t n = plan->dim[plan->ndim - 1].n;
+    return ((plan->rows + plan->tile.rows - 1) / plan->tile.rows) *
+           ((n + plan->tile.cols - 1) / plan->tile.cols);
+}
 
 /* Source position along `dim` of output index o, or -1 when the element is the pad value. */
 static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64_t o)
@@ -101,6 +118,10 @@ static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64
     }
 }
 
+/* The thread budget of options.threads = 0: the cores hwloc finds, at most OpenMP's
+ * omp_get_max_threads(), at least 1 (the tools report and tune against it). */
+NDPAD_INTERNAL int32_t ndpad_default_threads(void);
+
 /* ndpad_plan_create(), with `caller` naming the public entry point in error messages. */
 NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,
                                                   const ndpad_options *options, ndpad_plan **plan,
@@ -117,10 +138,6 @@ NDPAD_INTERNAL ndpad_status ndpad_pad_for(const ndpad_problem *problem, const vo
 /* Executes `plan` on buffers already checked; `skip_interior` for in-place padding. */
 NDPAD_INTERNAL void ndpad_run(const ndpad_plan *plan, const char *in, char *out,
                               bool skip_interior);
-
-/* The lower-case name of a mode ("constant" .. "wrap", "?" for anything else), as
- * ndpad_plan_describe, the wisdom file and ndpad-tune write it (describe.c). */
-NDPAD_INTERNAL const char *ndpad_mode_name(int32_t mode);
 
 /* The mode named by the `length` characters at `name`, or -1. */
 NDPAD_INTERNAL int32_t ndpad_mode_parse(const char *name, size_t length);

@@ -19,16 +19,14 @@ typedef struct ndpad_axis {
     int64_t out_stride; /* elements                                      */
 } ndpad_axis;
 
-/* A problem that passed every rule. */
+/* A problem that passed every rule. What follows from it (does any element read the
+ * input? can it pad in place?) is worked out by the normaliser (plan.h). */
 typedef struct ndpad_valid_problem {
     int32_t rank;
     int32_t mode;
     size_t elem_size;
-    const void *pad_value;  /* NULL = zero bytes                          */
-    int64_t out_elems;      /* product of the output extents              */
-    bool reads_input;       /* some output element is an input element    */
-    bool inplace_capable;   /* pads >= 0, no interior, same strides        */
-    int64_t inplace_offset; /* bytes from out to the interior (if capable) */
+    const void *pad_value; /* NULL = zero bytes                          */
+    int64_t out_elems;     /* product of the output extents              */
     ndpad_axis axis[NDPAD_MAX_RANK];
 } ndpad_valid_problem;
 

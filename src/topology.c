@@ -1,6 +1,8 @@
 /* hwloc discovery, once per process: cores and caches drive the thread count and tiles. */
 #include "topology.h"
 
+#include "alloc.h"
+
 #include <hwloc.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -82,7 +84,7 @@ static void discover(void)
             hwloc_bitmap_and(usable, usable, bound);
         hwloc_bitmap_free(bound);
         const int all_cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-        bind_sets = all_cores > 0 ? calloc((size_t)all_cores, sizeof(*bind_sets)) : NULL;
+        bind_sets = all_cores > 0 ? ndpad_calloc((size_t)all_cores, sizeof(*bind_sets)) : NULL;
         for (int k = 0; k < all_cores; k++) {
             const hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)k);
             if (core == NULL || core->cpuset == NULL ||
@@ -113,7 +115,7 @@ static void discover(void)
     } else {
         if (bind_sets != NULL)
             for (int k = 0; k < usable_cores; k++) hwloc_bitmap_free(bind_sets[k]);
-        free(bind_sets);
+        ndpad_free(bind_sets);
         bind_sets = NULL;
         hwloc_topology_destroy(topo);
     }

@@ -18,9 +18,12 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "measure.h" /* ndpad_tune_assume_noise */
+#include "topology.h"
 #include "wisdom.h"
 #include "ndpad.h"
 #include "test-checks.h"
@@ -290,6 +293,145 @@ static void failure_injection_is_per_thread(void **state)
     ndpad_plan_destroy(plan);
 }
 
+/* topology.c allocates once per process (the per-core binding sets, through alloc.h): a
+ * child process makes that allocation fail and must still pad correctly, unbound. Runs
+ * first, before anything in this process has discovered the topology. */
+static void topology_allocation_can_fail(void **state)
+{
+    (void)state;
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        live = failures = 0;
+        ndpad_alloc_fail_after(0);
+        const ndpad_topology *topo = ndpad_topology_get();
+        const long made = ndpad_alloc_fail_after(-1);
+        int bad = 0;
+        if (topo->cores < 1) bad |= 1;
+        if (made < 1 || failures != 1) bad |= 2; /* the binding sets went through alloc.h */
+        if (live != 0) bad |= 4;
+        /* A multi-threaded pad still gives the reference's bytes. */
+        const int64_t shape[2] = {512, 512}, pb[2] = {3, 5}, pe[2] = {4, 2};
+        const ndpad_problem p = {.rank = 2,
+                                 .mode = NDPAD_REFLECT,
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
+        const size_t bytes = (size_t)519 * 519 * 4;
+        float *in = malloc((size_t)512 * 512 * 4);
+        unsigned char *out = malloc(bytes), *ref = malloc(bytes);
+        for (int i = 0; i < 512 * 512; i++) in[i] = (float)i;
+        if (ndpad_pad(&p, in, out) != NDPAD_OK || ndpad_ref_pad(&p, in, ref) != NDPAD_OK ||
+            memcmp(out, ref, bytes) != 0)
+            bad |= 8;
+        free(in), free(out), free(ref);
+        _exit(bad);
+    }
+    int wstatus = 0;
+    const pid_t waited = waitpid(pid, &wstatus, 0);
+    (void)ndpad_topology_get(); /* discovered here, outside the counted cases below */
+    assert_int_equal(waited, pid);
+    assert_true(WIFEXITED(wstatus));
+    if (WEXITSTATUS(wstatus) != 0) fail_msg("child failed checks 0x%x", WEXITSTATUS(wstatus));
+}
+
+/* A MEASURE plan: every allocation of the measuring engine (scratch, candidates, samples)
+ * and of the save that follows can fail; the plan then falls back to the heuristic tile
+ * (or fails with OUT_OF_MEMORY for the plan's own allocations), leaking nothing. */
+static void every_measure_allocation_can_fail(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {6, 10}, pb[2] = {1, 2}, pe[2] = {2, 1};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_EDGE,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.tuning = NDPAD_TUNING_MEASURE;
+    /* A loaded machine would refuse before storing and saving: assume a quiet one, so
+     * that every allocation up to the save is reached. */
+    ndpad_tune_assume_noise(0.0);
+    long degraded = 0, k = 0;
+    for (;; k++) {
+        ndpad_wisdom_forget();
+        unlink(wisdom_path);
+        live = failures = 0;
+        ndpad_alloc_fail_after(k);
+        ndpad_plan *plan = NULL;
+        const ndpad_status st = ndpad_plan_create(&p, &options, &plan);
+        ndpad_alloc_fail_after(-1);
+        ndpad_plan_destroy(plan);
+        if (live != 0) fail_msg("k = %ld: %ld allocation(s) leaked", k, live);
+        if (st == NDPAD_ERR_OUT_OF_MEMORY) continue;
+        assert_int_equal(st, NDPAD_OK);
+        if (failures == 0) break;
+        degraded++;
+    }
+    ndpad_tune_assume_noise(-1);
+    /* scratch in and out, the verdict's sorted ratios; the save's read buffer and text */
+    if (degraded < 4) fail_msg("only %ld allocations of the measuring engine failed", degraded);
+}
+
+/* The wisdom file entry points: an allocation failure is NDPAD_ERR_OUT_OF_MEMORY, never a
+ * half-merged table or a truncated file, and nothing leaks. */
+static void wisdom_file_calls_fail_cleanly(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {30, 20}, pb[2] = {1, 2}, pe[2] = {2, 1};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_WRAP,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
+    write_wisdom_for(&p);
+    long k;
+    for (k = 0;; k++) {
+        ndpad_wisdom_forget();
+        live = failures = 0;
+        ndpad_alloc_fail_after(k);
+        const ndpad_status st = ndpad_wisdom_load_file(wisdom_path);
+        ndpad_alloc_fail_after(-1);
+        if (live != 0) fail_msg("load k = %ld: %ld allocation(s) leaked", k, live);
+        if (failures == 0) {
+            assert_int_equal(st, NDPAD_OK);
+            break;
+        }
+        assert_int_equal(st, NDPAD_ERR_OUT_OF_MEMORY);
+        assert_non_null(strstr(ndpad_last_error(), "ndpad_wisdom_load_file"));
+    }
+    assert_true(k >= 2); /* the file buffer and the parsed entries */
+    FILE *f = fopen(wisdom_path, "rb");
+    assert_non_null(f);
+    char before[8192];
+    const size_t before_len = fread(before, 1, sizeof before, f);
+    fclose(f);
+    for (k = 0;; k++) {
+        live = failures = 0;
+        ndpad_alloc_fail_after(k);
+        const ndpad_status st = ndpad_wisdom_save_file(wisdom_path);
+        ndpad_alloc_fail_after(-1);
+        if (live != 0) fail_msg("save k = %ld: %ld allocation(s) leaked", k, live);
+        if (failures == 0) {
+            assert_int_equal(st, NDPAD_OK);
+            break;
+        }
+        assert_int_equal(st, NDPAD_ERR_OUT_OF_MEMORY);
+        /* a failed save leaves the file as it was */
+        char now[8192];
+        f = fopen(wisdom_path, "rb");
+        assert_non_null(f);
+        const size_t now_len = fread(now, 1, sizeof now, f);
+        fclose(f);
+        assert_true(now_len == before_len && memcmp(now, before, now_len) == 0);
+    }
+    assert_true(k >= 2); /* the disk's text and the merged text */
+}
+
 static int teardown_all(void **state)
 {
     (void)state;
@@ -307,12 +449,15 @@ int main(void)
     setenv("NDPAD_TUNING", "cache", 1);
 
     enum { CASES = sizeof cases / sizeof cases[0] };
-    struct CMUnitTest tests[CASES + 2];
+    struct CMUnitTest tests[CASES + 5];
     size_t n = 0;
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(topology_allocation_can_fail);
     for (size_t i = 0; i < CASES; i++)
         tests[n++] = (struct CMUnitTest){cases[i].name, every_plan_allocation_can_fail, NULL, NULL,
                                          (void *)&cases[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(one_call_entry_points_fail_cleanly);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(failure_injection_is_per_thread);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(every_measure_allocation_can_fail);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(wisdom_file_calls_fail_cleanly);
     return _cmocka_run_group_tests("test-alloc", tests, n, NULL, teardown_all);
 }

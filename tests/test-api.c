@@ -235,6 +235,73 @@ static void plan_describe_has_snprintf_semantics_and_names_mode_and_isa(void **s
     }
 }
 
+/* ndpad_plan_info: the numbers describe prints, a forced tile reported as forced, the size
+ * field honoured (an older, shorter struct gets only its own fields), bad calls named. */
+static void plan_info_matches_describe_and_honours_size(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {600, 700}, pads[2] = {1, 1};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_REFLECT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pads,
+                             .pads_end = pads};
+    ndpad_options o;
+    ndpad_options_init(&o);
+    o.threads = 2;
+    o.tile_rows = 100;
+    o.tile_cols = 300;
+    o.isa = NDPAD_ISA_SCALAR;
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&p, &o, &plan), NDPAD_OK);
+    struct ndpad_plan_info info;
+    memset(&info, 0xEE, sizeof info);
+    info.size = sizeof info;
+    assert_int_equal(ndpad_plan_info(plan, &info), NDPAD_OK);
+    assert_int_equal(info.size, sizeof info);
+    assert_int_equal(info.isa, NDPAD_ISA_SCALAR);
+    assert_int_equal(info.tile_rows, 100);
+    assert_int_equal(info.tile_cols, 300);
+    assert_int_equal(info.tiles, 7 * 3); /* 602 rows in 100s, 702 columns in 300s */
+    assert_int_equal(info.tile_source, NDPAD_TILE_FORCED);
+    assert_true(info.threads >= 1 && info.threads <= 2);
+    assert_true(info.streaming == 0 || info.streaming == 1);
+    char text[4096], want[160];
+    ndpad_plan_describe(plan, text, sizeof text);
+    snprintf(want, sizeof want, "tiles: 100 rows x 300 columns, 21 tiles, %d threads",
+             (int)info.threads);
+    if (strstr(text, want) == NULL) fail_msg("describe lacks \"%s\":\n%s", want, text);
+    assert_non_null(strstr(text, "tile source: forced"));
+
+    /* a caller built with a struct that ended after tile_rows gets only those fields */
+    struct ndpad_plan_info old;
+    memset(&old, 0xEE, sizeof old);
+    old.size = offsetof(struct ndpad_plan_info, tile_cols);
+    assert_int_equal(ndpad_plan_info(plan, &old), NDPAD_ERR_OPTIONS);
+    assert_non_null(strstr(ndpad_last_error(), "info->size"));
+    old.size = sizeof old + 64; /* a newer, longer struct: this version's fields only */
+    assert_int_equal(ndpad_plan_info(plan, &old), NDPAD_OK);
+    assert_int_equal(old.size, sizeof old);
+    assert_int_equal(old.tiles, 21);
+
+    assert_int_equal(ndpad_plan_info(NULL, &info), NDPAD_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(ndpad_last_error(), "plan is NULL"));
+    assert_int_equal(ndpad_plan_info(plan, NULL), NDPAD_ERR_NULL_ARGUMENT);
+    assert_non_null(strstr(ndpad_last_error(), "info is NULL"));
+    ndpad_plan_destroy(plan);
+
+    /* the heuristic's tile, as the planner reports it */
+    o.tile_rows = o.tile_cols = 0;
+    o.tuning = NDPAD_TUNING_HEURISTIC;
+    assert_int_equal(ndpad_plan_create(&p, &o, &plan), NDPAD_OK);
+    info.size = sizeof info;
+    assert_int_equal(ndpad_plan_info(plan, &info), NDPAD_OK);
+    assert_int_equal(info.tile_source, NDPAD_TILE_HEURISTIC);
+    assert_true(info.tiles >= 1 && info.tile_rows >= 1 && info.tile_cols >= 1);
+    ndpad_plan_destroy(plan);
+}
+
 static void plan_isa_is_never_auto_and_forced_scalar_is_reported(void **state)
 {
     (void)state;
@@ -243,7 +310,7 @@ static void plan_isa_is_never_auto_and_forced_scalar_is_reported(void **state)
     assert_int_equal(ndpad_plan_create(&p, NULL, &plan), NDPAD_OK);
     const ndpad_isa isa = ndpad_plan_isa(plan);
     assert_int_not_equal(isa, NDPAD_ISA_AUTO);
-    assert_true(isa >= NDPAD_ISA_SCALAR && isa <= NDPAD_ISA_NEON);
+    assert_true(isa >= NDPAD_ISA_SCALAR && isa <= NDPAD_ISA_AVX512_VBMI);
     ndpad_plan_destroy(plan);
 
     ndpad_options options;
@@ -262,7 +329,8 @@ static void isa_names_of_every_level_and_unknown(void **state)
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX2), "avx2");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512), "avx512");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_NEON), "neon");
-    assert_string_equal(ndpad_isa_name((ndpad_isa)5), "unknown");
+    assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512_VBMI), "avx512vbmi");
+    assert_string_equal(ndpad_isa_name((ndpad_isa)6), "unknown");
     assert_string_equal(ndpad_isa_name((ndpad_isa)-1), "unknown");
     assert_string_equal(ndpad_isa_name((ndpad_isa)1000), "unknown");
 }
@@ -725,6 +793,7 @@ int main(void)
         cmocka_unit_test(plan_outlives_the_problem_and_its_arrays),
         cmocka_unit_test(plan_shared_by_4_pthreads_with_distinct_buffers),
         cmocka_unit_test(plan_describe_has_snprintf_semantics_and_names_mode_and_isa),
+        cmocka_unit_test(plan_info_matches_describe_and_honours_size),
         cmocka_unit_test(plan_isa_is_never_auto_and_forced_scalar_is_reported),
         cmocka_unit_test(isa_names_of_every_level_and_unknown),
         cmocka_unit_test(options_init_zeroes_every_field_and_ignores_null),

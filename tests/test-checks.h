@@ -10,29 +10,6 @@
 #include "ref/ndpad-ref.h"
 #include "test-util.h"
 
-/* A dense output buffer with TEST_GUARD sentinel bytes on both sides. */
-typedef struct test_out {
-    unsigned char *alloc;
-    unsigned char *body;
-    size_t size; /* bytes of the body */
-} test_out;
-
-static inline test_out test_out_make(size_t body_size)
-{
-    test_out o;
-    o.size = body_size;
-    o.alloc = (unsigned char *)test_xmalloc(body_size + 2 * TEST_GUARD);
-    memset(o.alloc, TEST_SENTINEL, body_size + 2 * TEST_GUARD);
-    o.body = o.alloc + TEST_GUARD;
-    return o;
-}
-
-static inline void test_out_free(test_out *o)
-{
-    free(o->alloc);
-    o->alloc = o->body = NULL;
-}
-
 /* Fails the current test, after printing what and where, if the buffers differ. */
 static inline void test_expect_same_bytes(const char *what, const ndpad_problem *p,
                                           const void *expected, const void *actual, size_t size,

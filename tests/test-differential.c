@@ -18,6 +18,9 @@
  * TEST_GUARD bytes on both sides is sentinel-filled alike for expected and actual and
  * compared byte for byte; the input allocation must come back unchanged. Some problems break
  * a rule on purpose: ndpad must reject them with the reference's status, writing nothing.
+ * One valid problem in three then runs one random window (ndpad_window_plan_create on the box
+ * ndpad_window_input_box names, box and window in layouts of their own or of the whole
+ * tensors, guard bytes around both) against the same block of the reference's output.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -32,6 +35,7 @@
 #include "ndpad.h"
 #include "test-checks.h"
 #include "test-strided.h"
+#include "test-window-check.h"
 
 #define MAX_TEST_RANK 6
 #define ARR           40 /* arrays are longer than any rank a problem claims (rank 33 cases) */
@@ -437,6 +441,43 @@ static bool run_invalid(diff_case *c, int64_t index, const ndpad_ref_verdict *ve
     return true;
 }
 
+/* A random window of the problem, from the box it reads (test-window-check.h), against
+ * the block of the reference's whole output. `in` holds the input elements as c->p says. */
+static bool check_window(diff_case *c, int64_t index, test_rng *r, const unsigned char *in,
+                         const int64_t *n)
+{
+    const int32_t rank = c->p.rank;
+    const size_t es = c->p.elem_size;
+    ndpad_problem dense_problem = c->p;
+    dense_problem.in_strides = NULL;
+    dense_problem.out_strides = NULL;
+    const int64_t in_count = test_count(rank, c->shape), out_count = test_count(rank, n);
+    unsigned char *dense_in = test_xmalloc((size_t)in_count * es);
+    unsigned char *dense_out = test_xmalloc((size_t)out_count * es);
+    if (c->in_place)
+        memcpy(dense_in, in, (size_t)in_count * es);
+    else if (in_count > 0)
+        test_gather_dense(&c->p, in, dense_in);
+    bool ok = ndpad_ref_pad(&dense_problem, dense_in, dense_out) == NDPAD_OK;
+    if (!ok) ok = report(c, index, "test bug: the reference failed on the dense problem");
+    int64_t ob[ARR], oe[ARR];
+    char why[512];
+    test_window_random(r, rank, n, ob, oe);
+    if (ok && !test_window_check(r, &c->p, dense_in, dense_out, ob, oe,
+                                 c->options_null ? NULL : &c->options, why, sizeof why)) {
+        ok = report(c, index, "window: %s", why);
+        if (printed_failures <= max_printed) {
+            fprintf(stderr, "  window:");
+            for (int32_t k = 0; k < rank; k++)
+                fprintf(stderr, " [%lld, %lld)", (long long)ob[k], (long long)oe[k]);
+            fprintf(stderr, "\n");
+        }
+    }
+    free(dense_in);
+    free(dense_out);
+    return ok;
+}
+
 static bool run_one(int64_t index)
 {
     diff_case c;
@@ -534,6 +575,9 @@ static bool run_one(int64_t index)
     ndpad_plan_destroy(plan);
     if (ok && in_alloc && memcmp(in_alloc, in_copy, in_size) != 0)
         ok = report(&c, index, "the input allocation was modified");
+    /* one problem in three: a window costs a second reference run (test-window has more) */
+    if (ok && want == NDPAD_OK && !c.null_in && !c.null_out && rank > 0 && index % 3 == 0)
+        ok = check_window(&c, index, &r, c.in_place ? dense : in, n);
 
     free(actual);
     free(expected);

@@ -584,6 +584,37 @@ static void zero_out_stride_on_axis_with_1_output_is_accepted(void **state)
     test_check_core("zero stride on a 1-element axis", &c.p, in, out_shape, expected);
 }
 
+/* numpy gives an empty array of shape (4, 2, 0) the strides (0, 0, 0): an empty output
+ * addresses nothing, so the stride rule does not apply (issue 12, item 11). */
+static void zero_out_strides_of_an_empty_output_are_accepted(void **state)
+{
+    (void)state;
+    case_problem c;
+    make_problem(&c, 3, NDPAD_REFLECT, 4);
+    c.p.out_strides = c.out_strides;
+    c.shape[0] = 4, c.shape[1] = 2, c.shape[2] = 0;
+    for (int k = 0; k < 3; k++) c.pb[k] = c.pe[k] = 0;
+    c.out_strides[0] = c.out_strides[1] = c.out_strides[2] = 0;
+    int64_t out_shape[3];
+    assert_int_equal(ndpad_output_shape(&c.p, out_shape), NDPAD_OK);
+    assert_int_equal(out_shape[0], 4);
+    assert_int_equal(out_shape[1], 2);
+    assert_int_equal(out_shape[2], 0);
+    unsigned char out[16];
+    memset(out, TEST_SENTINEL, sizeof out);
+    assert_int_equal(ndpad_pad(&c.p, NULL, out), NDPAD_OK);
+    assert_int_equal(ndpad_pad(&c.p, NULL, NULL), NDPAD_OK);
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&c.p, NULL, &plan), NDPAD_OK);
+    assert_int_equal(ndpad_execute(plan, NULL, out), NDPAD_OK);
+    ndpad_plan_destroy(plan);
+    assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
+    /* the same strides with one output element more on the last axis are still an error */
+    c.pe[2] = 1;
+    c.p.mode = NDPAD_CONSTANT;
+    expect_rejected(&c.p, NDPAD_ERR_STRIDE, "out_strides[0]");
+}
+
 static void zero_and_negative_in_strides_are_accepted(void **state)
 {
     (void)state;
@@ -744,7 +775,7 @@ static void options_negative_tile_cols_is_options_error(void **state)
 static void options_isa_not_an_ndpad_isa_is_options_error(void **state)
 {
     (void)state;
-    const int32_t bad[] = {-1, 5, 99};
+    const int32_t bad[] = {-1, 6, 99};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ndpad_options o;
         ndpad_options_init(&o);
@@ -993,13 +1024,15 @@ static void status_strings_are_distinct_named_and_never_null(void **state)
                                         "NDPAD_ERR_PADS_LENGTH",
                                         "NDPAD_ERR_OPTIONS",
                                         "NDPAD_ERR_ISA_UNAVAILABLE",
-                                        "NDPAD_ERR_OUT_OF_MEMORY"};
+                                        "NDPAD_ERR_OUT_OF_MEMORY",
+                                        "NDPAD_ERR_IO"};
     enum { KNOWN = sizeof names / sizeof names[0] };
     /* the pinned values */
     assert_int_equal(NDPAD_OK, 0);
     assert_int_equal(NDPAD_ERR_NULL_ARGUMENT, 1);
     assert_int_equal(NDPAD_ERR_OVERFLOW, 9);
     assert_int_equal(NDPAD_ERR_OUT_OF_MEMORY, 16);
+    assert_int_equal(NDPAD_ERR_IO, 17);
 
     const char *strings[KNOWN + 4];
     for (int s = 0; s < KNOWN; s++) {
@@ -1079,6 +1112,7 @@ int main(void)
         cmocka_unit_test(zero_out_stride_on_axis_with_2_outputs_is_stride_error),
         cmocka_unit_test(zero_out_stride_on_inner_axis_is_stride_error),
         cmocka_unit_test(zero_out_stride_on_axis_with_1_output_is_accepted),
+        cmocka_unit_test(zero_out_strides_of_an_empty_output_are_accepted),
         cmocka_unit_test(zero_and_negative_in_strides_are_accepted),
         cmocka_unit_test(null_in_when_input_is_read_is_null_buffer),
         cmocka_unit_test(null_out_when_output_not_empty_is_null_buffer),

@@ -1,8 +1,8 @@
 /*
  * test-isa-override.c — the forced instruction-set level is the one that runs (simdjson's
  * tests/checkimplementation.cpp). ctest registers this program once per NDPAD_ISA value
- * (scalar, avx2, avx512, neon, auto, bogus, and unset); each run checks what that value must
- * give on this CPU and build:
+ * (each level of src/isa-levels.inc, auto, bogus, and unset); each run checks what that value
+ * must give on this CPU and build:
  *
  *   a level the CPU and build have   plans with default options run exactly that level:
  *                                    ndpad_plan_isa(), "isa <name>" and the kernel names in
@@ -11,7 +11,9 @@
  *   unknown name                     NDPAD_ERR_ISA_UNAVAILABLE, ndpad_last_error() names
  *                                    NDPAD_ISA, nothing is written, nothing crashes;
  *   auto, empty or unset             the best level, as determined here independently
- *                                    (__builtin_cpu_supports on x86-64, NEON on AArch64).
+ *                                    (the /proc/cpuinfo flags isa-levels.inc names on
+ *                                    x86-64, NEON on AArch64; the last level of the list
+ *                                    that is available).
  *
  * Every run also checks each value in-process (setenv), that options.isa overrides the
  * environment, and that options.isa = a level not available here is NDPAD_ERR_ISA_UNAVAILABLE.
@@ -25,49 +27,108 @@
 
 #include <ctype.h>
 
+#include <stdio.h>
+
+#include "kernels/kernels.h"
 #include "ndpad.h"
 #include "ref/ndpad-ref.h"
 #include "test-util.h"
 
-static const ndpad_isa levels[] = {NDPAD_ISA_SCALAR, NDPAD_ISA_AVX2, NDPAD_ISA_AVX512,
-                                   NDPAD_ISA_NEON};
-enum { LEVEL_COUNT = sizeof(levels) / sizeof(levels[0]) };
+typedef struct level_info {
+    ndpad_isa isa, parent;
+    const char *arch;    /* "x86", "aarch64" or "any" */
+    const char *cpuinfo; /* flags the level adds to its parent's */
+} level_info;
+
+static const level_info level_list[] = {
+#define NDPAD_ISA_LEVEL(ID, name, PARENT, arch, width, cpuinfo, ...)                               \
+    {NDPAD_ISA_##ID, NDPAD_ISA_##PARENT, #arch, cpuinfo},
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
+};
+enum { LEVEL_COUNT = sizeof(level_list) / sizeof(level_list[0]) };
+
+static const ndpad_isa levels[] = {
+#define NDPAD_ISA_LEVEL(ID, ...) NDPAD_ISA_##ID,
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
+};
+
+/* One past the largest level: the first value that is no ndpad_isa. */
+static int32_t first_non_level(void)
+{
+    int32_t max = 0;
+    for (int k = 0; k < LEVEL_COUNT; k++)
+        if ((int32_t)levels[k] > max) max = (int32_t)levels[k];
+    return max + 1;
+}
+
+static const level_info *info_of(ndpad_isa isa)
+{
+    for (int k = 0; k < LEVEL_COUNT; k++)
+        if (level_list[k].isa == isa) return &level_list[k];
+    return NULL;
+}
 
 /* ---- what this build and CPU have, found without asking ndpad ------------------------ */
 
+/* Built: the compiled kernel list has entries of the level (they exist only under the
+ * level's NDPAD_HAVE_<ISA>). */
 static bool built_with(ndpad_isa isa)
 {
-    switch (isa) {
-    case NDPAD_ISA_SCALAR: return true;
-#ifdef NDPAD_HAVE_AVX2
-    case NDPAD_ISA_AVX2: return true;
-#endif
-#ifdef NDPAD_HAVE_AVX512
-    case NDPAD_ISA_AVX512: return true;
-#endif
-#ifdef NDPAD_HAVE_NEON
-    case NDPAD_ISA_NEON: return true;
-#endif
-    default: return false;
-    }
+    if (isa == NDPAD_ISA_SCALAR) return true;
+    for (size_t k = 0; k < ndpad_filler_list_count; k++)
+        if (ndpad_filler_list[k].isa == isa) return true;
+    for (size_t k = 0; k < ndpad_copy_list_count; k++)
+        if (ndpad_copy_list[k].isa == isa) return true;
+    return false;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* Whether the space-separated `flags` are all among the CPU's /proc/cpuinfo flags. */
+static bool cpuinfo_has(const char *flags)
+{
+    static char line[8192];
+    static bool read_once;
+    if (!read_once) {
+        read_once = true;
+        FILE *f = fopen("/proc/cpuinfo", "r");
+        if (f == NULL) fail_msg("cannot read /proc/cpuinfo to know what this CPU runs");
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "flags", 5) == 0) break;
+        fclose(f);
+        char *end = line + strlen(line);
+        if (end > line && end[-1] == '\n') end[-1] = ' '; /* every flag ends with a space */
+    }
+    char want[64];
+    for (const char *p = flags; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n > 0) {
+            snprintf(want, sizeof want, " %.*s ", (int)n, p);
+            if (strstr(line, want) == NULL) return false;
+        }
+        p += n;
+        while (*p == ' ') p++;
+    }
+    return true;
+}
+#endif
+
+/* The CPU runs the level and all its parents (x86-64: their /proc/cpuinfo flags; AArch64:
+ * Advanced SIMD is part of the base architecture). */
 static bool cpu_runs(ndpad_isa isa)
 {
-    switch (isa) {
-    case NDPAD_ISA_SCALAR: return true;
+    for (const level_info *l = info_of(isa); l != NULL; l = info_of(l->parent)) {
 #if defined(__x86_64__) || defined(__i386__)
-    case NDPAD_ISA_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2");
-    case NDPAD_ISA_AVX512:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+        if (strcmp(l->arch, "aarch64") == 0 || !cpuinfo_has(l->cpuinfo)) return false;
+#elif defined(__aarch64__)
+        if (strcmp(l->arch, "x86") == 0) return false;
+#else
+        if (strcmp(l->arch, "any") != 0) return false;
 #endif
-#if defined(__aarch64__)
-    case NDPAD_ISA_NEON: return true; /* Advanced SIMD is part of the AArch64 base */
-#endif
-    default: return false;
+        if (l->parent == l->isa) return true;
     }
+    return false;
 }
 
 static bool expect_available(ndpad_isa isa)
@@ -75,11 +136,11 @@ static bool expect_available(ndpad_isa isa)
     return built_with(isa) && cpu_runs(isa);
 }
 
+/* The last level of the list available here (the list's preference order). */
 static ndpad_isa expected_best(void)
 {
-    if (expect_available(NDPAD_ISA_AVX512)) return NDPAD_ISA_AVX512;
-    if (expect_available(NDPAD_ISA_AVX2)) return NDPAD_ISA_AVX2;
-    if (expect_available(NDPAD_ISA_NEON)) return NDPAD_ISA_NEON;
+    for (int k = LEVEL_COUNT - 1; k > 0; k--)
+        if (expect_available(levels[k])) return levels[k];
     return NDPAD_ISA_SCALAR;
 }
 
@@ -109,7 +170,19 @@ static ndpad_problem problem(void)
     return p;
 }
 
-/* "isa <name>" as a whole word, and every kernel named "..._<x>__<isa>" is of that level. */
+/* Whether `name` (not NUL-terminated, n bytes) names `isa` or a level it inherits from. */
+static bool names_level_or_ancestor(const char *name, size_t n, ndpad_isa isa)
+{
+    for (const level_info *l = info_of(isa); l != NULL; l = info_of(l->parent)) {
+        const char *level = ndpad_isa_name(l->isa);
+        if (n == strlen(level) && strncmp(name, level, n) == 0) return true;
+        if (l->parent == l->isa) break;
+    }
+    return false;
+}
+
+/* "isa <name>" as a whole word, and every kernel named "..._<x>__<isa>" is of that level or
+ * of a level it inherits kernels from (isa-levels.inc's parents). */
 static void expect_described_as(const ndpad_plan *plan, ndpad_isa isa)
 {
     char text[4096];
@@ -126,7 +199,7 @@ static void expect_described_as(const ndpad_plan *plan, ndpad_isa isa)
     for (const char *p = strstr(text, "__"); p != NULL; p = strstr(p + 2, "__")) {
         size_t n = 0;
         while (isalnum((unsigned char)p[2 + n])) n++;
-        if (n != strlen(name) || strncmp(p + 2, name, n) != 0)
+        if (!names_level_or_ancestor(p + 2, n, isa))
             fail_msg("plan at %s uses the kernel ...__%.*s:\n%s", name, (int)n, p + 2, text);
         kernels++;
     }
@@ -232,8 +305,11 @@ static void environment_level_is_the_one_that_runs(void **state)
 static void each_environment_value_in_process(void **state)
 {
     (void)state;
-    static const char *const values[] = {"scalar", "avx2", "avx512", "neon",
-                                         "auto",   "",     "bogus",  "avx"};
+    static const char *const values[] = {"auto", "", "bogus", "avx"};
+    for (int k = 0; k < LEVEL_COUNT; k++) {
+        assert_int_equal(setenv("NDPAD_ISA", ndpad_isa_name(levels[k]), 1), 0);
+        check_environment_value(ndpad_isa_name(levels[k]));
+    }
     for (size_t k = 0; k < sizeof(values) / sizeof(values[0]); k++) {
         assert_int_equal(setenv("NDPAD_ISA", values[k], 1), 0);
         check_environment_value(values[k]);
@@ -247,7 +323,8 @@ static void each_environment_value_in_process(void **state)
 static void options_isa_overrides_the_environment(void **state)
 {
     (void)state;
-    static const char *const environments[] = {NULL, "scalar", "avx2", "avx512", "neon", "bogus"};
+    const char *environments[LEVEL_COUNT + 2] = {NULL, "bogus"};
+    for (int k = 0; k < LEVEL_COUNT; k++) environments[k + 2] = ndpad_isa_name(levels[k]);
     for (size_t e = 0; e < sizeof(environments) / sizeof(environments[0]); e++) {
         if (environments[e])
             assert_int_equal(setenv("NDPAD_ISA", environments[e], 1), 0);
@@ -277,7 +354,7 @@ static void options_isa_out_of_range_is_an_options_error(void **state)
 {
     (void)state;
     const ndpad_problem p = problem();
-    static const int32_t bad[] = {-1, 5, 99, INT32_MAX, INT32_MIN};
+    const int32_t bad[] = {-1, first_non_level(), 99, INT32_MAX, INT32_MIN};
     for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
         ndpad_options options;
         ndpad_options_init(&options);
@@ -297,10 +374,11 @@ static void isa_names_are_the_documented_ones(void **state)
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX2), "avx2");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512), "avx512");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_NEON), "neon");
-    assert_string_equal(ndpad_isa_name((ndpad_isa)5), "unknown");
+    assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512_VBMI), "avx512vbmi");
+    assert_string_equal(ndpad_isa_name((ndpad_isa)first_non_level()), "unknown");
     assert_string_equal(ndpad_isa_name((ndpad_isa)-1), "unknown");
     for (int k = 0; k < LEVEL_COUNT; k++)
-        print_message("      %-7s built %-3s cpu %-3s\n", ndpad_isa_name(levels[k]),
+        print_message("      %-10s built %-3s cpu %-3s\n", ndpad_isa_name(levels[k]),
                       built_with(levels[k]) ? "yes" : "no", cpu_runs(levels[k]) ? "yes" : "no");
 }
 

@@ -1,12 +1,13 @@
 /*
  * test-kernels.c — every entry of src/kernels/kernels.inc called directly (XNNPACK's
- * test/xx-pad.cc): the fillers for run lengths 0 .. 1000 and the interior copies for 0 .. 300
- * bytes and a few large sizes, each checked byte for byte against the filler contract as
- * written here (not the scalar kernels):
+ * test/xx-pad.cc), walking the list the library expands once (ndpad_filler_list,
+ * ndpad_copy_list), so a new kernel is tested without a line here: the fillers for run
+ * lengths 0 .. 1000 and the interior copies for 0 .. 300 bytes and a few large sizes, each
+ * checked byte for byte against the filler contract as written here (not the scalar kernels):
  *
- *   CONSTANT, EDGE     dst[k] = src[0]     broadcast
- *   REFLECT, SYMMETRIC dst[k] = src[-k]    reversed copy, src is the element nearest the edge
- *   WRAP               dst[k] = src[k]     forward copy
+ *   broadcast  dst[k] = src[0]     CONSTANT, EDGE
+ *   reverse    dst[k] = src[-k]    REFLECT, SYMMETRIC; src is the element nearest the edge
+ *   forward    dst[k] = src[k]     WRAP
  *
  * Stores outside the run show up in sentinel bytes around dst, at many misalignments, and
  * as a fault when dst touches a PROT_NONE page. Reads outside the source show up as a
@@ -15,10 +16,11 @@
  * for the reversed kernels is src[-(count - 1)]). cmocka reports the fault as a failure of
  * the test that made it.
  *
- * One cmocka test per ISA, mode and edge class of the run length in bytes against the ISA's
- * vector width (scalar: 16, the SSE2/ASIMD width the compiler vectorizes it to); a test is
+ * One cmocka test per ISA level, operation the level lists kernels for, and edge class of
+ * the run length in bytes against the level's vector width (isa-levels.inc); a test is
  * skipped when ndpad_plan_create() with options.isa = that level says
- * NDPAD_ERR_ISA_UNAVAILABLE (the CPU or this build lacks it).
+ * NDPAD_ERR_ISA_UNAVAILABLE (the CPU or this build lacks it). The dispatch table is checked
+ * per mode against the mode -> operation contract above and the levels' parents.
  *
  * A run of 0 elements may read its one source element (the executor always passes a valid
  * element pointer) but must write nothing.
@@ -39,54 +41,39 @@
 #include "test-util.h"
 
 /* ===================================================================================== */
-/* the kernel list, read here independently of the dispatch table                        */
+/* the kernel list and the levels                                                        */
 /* ===================================================================================== */
 
-typedef struct filler_entry {
-    ndpad_isa isa;
-    int mode;
-    size_t elem_bytes; /* 0: any element size */
-    ndpad_fill_fn fn;
-    const char *name;
-} filler_entry;
+typedef ndpad_filler_entry filler_entry;
+typedef ndpad_copy_entry copy_entry;
+#define fillers      ndpad_filler_list
+#define copies       ndpad_copy_list
+#define FILLER_COUNT ((int)ndpad_filler_list_count)
+#define COPY_COUNT   ((int)ndpad_copy_list_count)
 
-typedef struct copy_entry {
-    ndpad_isa isa;
-    bool stream;
-    ndpad_copy_fn fn;
-    const char *name;
-} copy_entry;
+typedef struct level {
+    ndpad_isa isa, parent;
+    int64_t vector_bytes; /* the width run lengths are classed against */
+} level;
 
-static const filler_entry fillers[] = {
-#define NDPAD_FILLER(isa, mode, elem_bytes, fn) {isa, mode, elem_bytes, fn, #fn},
-#define NDPAD_COPY(isa, fn)
-#define NDPAD_COPY_STREAM(isa, fn)
-#include "kernels/kernels.inc"
-#undef NDPAD_FILLER
-#undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+static const level levels[] = {
+#define NDPAD_ISA_LEVEL(ID, name, PARENT, arch, width, ...)                                        \
+    {NDPAD_ISA_##ID, NDPAD_ISA_##PARENT, width},
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
 };
+enum { ISA_COUNT = sizeof(levels) / sizeof(levels[0]) };
 
-static const copy_entry copies[] = {
-#define NDPAD_FILLER(isa, mode, elem_bytes, fn)
-#define NDPAD_COPY(isa, fn)        {isa, false, fn, #fn},
-#define NDPAD_COPY_STREAM(isa, fn) {isa, true, fn, #fn},
-#include "kernels/kernels.inc"
-#undef NDPAD_FILLER
-#undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
-};
-
-enum { FILLER_COUNT = sizeof(fillers) / sizeof(fillers[0]) };
-enum { COPY_COUNT = sizeof(copies) / sizeof(copies[0]) };
-
-static const ndpad_isa all_isas[] = {NDPAD_ISA_SCALAR, NDPAD_ISA_AVX2, NDPAD_ISA_AVX512,
-                                     NDPAD_ISA_NEON};
-enum { ISA_COUNT = sizeof(all_isas) / sizeof(all_isas[0]) };
+static const level *level_of(ndpad_isa isa)
+{
+    for (int i = 0; i < ISA_COUNT; i++)
+        if (levels[i].isa == isa) return &levels[i];
+    fail_msg("%d is not a level of isa-levels.inc", (int)isa);
+    return NULL;
+}
 
 static const int all_modes[] = {NDPAD_CONSTANT, NDPAD_EDGE, NDPAD_REFLECT, NDPAD_SYMMETRIC,
                                 NDPAD_WRAP};
-static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 enum { MODE_COUNT = 5 };
 
 static const size_t fast_sizes[] = {1, 2, 4, 8, 16};
@@ -97,16 +84,6 @@ static const size_t any_sizes[] = {1, 3, 4, 5, 6, 7, 9, 12, 24, 32};
 static const int64_t run_counts[] = {0,  1,  2,  3,  4,  7,  8,   15,  16,  17,
                                      31, 32, 33, 63, 64, 65, 127, 128, 129, 1000};
 #define MAX_COUNT 1000
-
-/* Vector width in bytes the edge classes are measured against. */
-static int64_t vector_bytes(ndpad_isa isa)
-{
-    switch (isa) {
-    case NDPAD_ISA_AVX2: return 32;
-    case NDPAD_ISA_AVX512: return 64;
-    default: return 16; /* scalar (as the compiler vectorizes it), NEON */
-    }
-}
 
 /* Usable here, by the public API: options.isa = isa must plan or say the ISA is missing. */
 static bool isa_available(ndpad_isa isa)
@@ -286,8 +263,12 @@ static ptrdiff_t first_clobbered(const dst_window *w, size_t bytes)
 /* fillers                                                                                */
 /* ===================================================================================== */
 
-typedef enum family { BROADCAST, REVERSE, FORWARD } family;
+typedef ndpad_fill_op family;
+#define BROADCAST NDPAD_OP_BROADCAST
+#define REVERSE   NDPAD_OP_REVERSE
+#define FORWARD   NDPAD_OP_FORWARD
 
+/* The contract's operation of each mode, written here, not read from the library. */
 static family mode_family(int mode)
 {
     switch (mode) {
@@ -367,7 +348,7 @@ static int report_faulting_call(void **state)
 /* One call of one filler; fails the test with everything needed to replay it. */
 static void check_one_fill(const filler_entry *e, size_t es, int64_t count, src_place sp, int dp)
 {
-    const family f = mode_family(e->mode);
+    const family f = e->op;
     ptrdiff_t lo, hi;
     source_extent(f, count, es, &lo, &hi);
     const unsigned char *src = place_source(&src_arena, sp, lo, hi);
@@ -400,7 +381,7 @@ static void check_one_fill(const filler_entry *e, size_t es, int64_t count, src_
 
 typedef struct filler_case {
     ndpad_isa isa;
-    int mode;
+    family op;
     run_class cls;
     char name[72];
 } filler_case;
@@ -409,11 +390,11 @@ static void fillers_of_class(void **state)
 {
     const filler_case *c = (const filler_case *)*state;
     skip_unless_available(c->isa);
-    const int64_t vector = vector_bytes(c->isa);
+    const int64_t vector = level_of(c->isa)->vector_bytes;
     int entries = 0, calls = 0;
     for (int k = 0; k < FILLER_COUNT; k++) {
         const filler_entry *e = &fillers[k];
-        if (e->isa != c->isa || e->mode != c->mode) continue;
+        if (e->isa != c->isa || e->op != c->op) continue;
         entries++;
         const size_t *sizes = e->elem_bytes ? &e->elem_bytes : any_sizes;
         const size_t nsizes = e->elem_bytes ? 1 : sizeof(any_sizes) / sizeof(any_sizes[0]);
@@ -428,10 +409,7 @@ static void fillers_of_class(void **state)
             }
         }
     }
-    if (entries == 0)
-        fail_msg("%s is usable but kernels.inc lists no %s filler for it", ndpad_isa_name(c->isa),
-                 mode_names[c->mode]);
-    assert_true(calls > 0);
+    assert_true(entries > 0 && calls > 0);
     print_message("      %d filler(s), %d calls\n", entries, calls);
     assert_memory_equal(src_arena.lo, src_pristine, (size_t)(src_arena.hi - src_arena.lo));
 }
@@ -531,21 +509,18 @@ static void copies_of_class(void **state)
             for (size_t bytes = 0; bytes <= 300; bytes++) copy_sizes(e, bytes);
         }
     }
-    if (entries == 0)
-        fail_msg("%s is usable but kernels.inc lists no %s for it", ndpad_isa_name(c->isa),
-                 c->stream ? "NDPAD_COPY_STREAM" : "NDPAD_COPY");
+    assert_true(entries > 0);
 }
 
 /* ===================================================================================== */
 /* the list itself and the dispatch table built from it                                  */
 /* ===================================================================================== */
 
-static const filler_entry *find_filler(ndpad_isa isa, int mode, size_t elem_bytes)
+static const filler_entry *find_filler(ndpad_isa isa, family op, size_t elem_bytes)
 {
     const filler_entry *found = NULL;
     for (int k = 0; k < FILLER_COUNT; k++)
-        if (fillers[k].isa == isa && fillers[k].mode == mode &&
-            fillers[k].elem_bytes == elem_bytes) {
+        if (fillers[k].isa == isa && fillers[k].op == op && fillers[k].elem_bytes == elem_bytes) {
             if (found)
                 fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
                          fillers[k].name);
@@ -576,27 +551,29 @@ static bool isa_listed(ndpad_isa isa)
     return false;
 }
 
-/* An ISA in the list has a filler for every mode, fast size and the any size, one copy
- * and one streaming copy. */
-static void kernel_list_covers_every_mode_and_fast_size_per_isa(void **state)
+/* A level directly under scalar has a filler for every operation, fast size and the any
+ * size, one copy and one streaming copy; a level that refines another may list only what it
+ * does better (it inherits the rest), but lists something, and only once per slot. */
+static void kernel_list_covers_every_operation_and_fast_size_per_isa(void **state)
 {
     (void)state;
     for (int i = 0; i < ISA_COUNT; i++) {
-        const ndpad_isa isa = all_isas[i];
+        const ndpad_isa isa = levels[i].isa;
         if (!isa_listed(isa)) {
             print_message("      %s: not compiled into this build\n", ndpad_isa_name(isa));
             continue;
         }
-        for (int m = 0; m < MODE_COUNT; m++) {
+        const bool complete = isa == NDPAD_ISA_SCALAR || levels[i].parent == NDPAD_ISA_SCALAR;
+        for (int op = 0; op < NDPAD_OP_COUNT; op++) {
             for (size_t s = 0; s < sizeof(fast_sizes) / sizeof(fast_sizes[0]); s++)
-                if (!find_filler(isa, all_modes[m], fast_sizes[s]))
+                if (!find_filler(isa, (family)op, fast_sizes[s]) && complete)
                     fail_msg("kernels.inc: no %s %s filler for %zu-byte elements",
-                             ndpad_isa_name(isa), mode_names[m], fast_sizes[s]);
-            if (!find_filler(isa, all_modes[m], 0))
+                             ndpad_isa_name(isa), ndpad_fill_op_names[op], fast_sizes[s]);
+            if (!find_filler(isa, (family)op, 0) && complete)
                 fail_msg("kernels.inc: no %s %s filler for any element size", ndpad_isa_name(isa),
-                         mode_names[m]);
+                         ndpad_fill_op_names[op]);
         }
-        if (!find_copy(isa, false) || !find_copy(isa, true))
+        if ((!find_copy(isa, false) || !find_copy(isa, true)) && complete)
             fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_STREAM", ndpad_isa_name(isa));
     }
     assert_true(isa_listed(NDPAD_ISA_SCALAR));
@@ -609,10 +586,10 @@ static void usable_isa_has_kernels_in_the_list(void **state)
     (void)state;
     assert_true(isa_available(NDPAD_ISA_SCALAR));
     for (int i = 0; i < ISA_COUNT; i++) {
-        const bool usable = isa_available(all_isas[i]);
-        print_message("      %-7s compiled %-3s usable %s\n", ndpad_isa_name(all_isas[i]),
-                      isa_listed(all_isas[i]) ? "yes" : "no", usable ? "yes" : "no");
-        if (usable) assert_true(isa_listed(all_isas[i]));
+        const bool usable = isa_available(levels[i].isa);
+        print_message("      %-10s compiled %-3s usable %s\n", ndpad_isa_name(levels[i].isa),
+                      isa_listed(levels[i].isa) ? "yes" : "no", usable ? "yes" : "no");
+        if (usable) assert_true(isa_listed(levels[i].isa));
     }
 }
 
@@ -623,32 +600,56 @@ static bool is_fast_size(size_t elem_size)
     return false;
 }
 
-/* ndpad_kernels_select(isa, elem_size) gives the ISA's own kernel for that size where the
- * list has one, else (for a size without its own kernels) the ISA's any-size kernel, else
- * the scalar kernel for that size, else the scalar any-size kernel; the ISA's copies. */
+/* The kernel a level runs for `op` and `elem_size`: its own for that size where the list has
+ * one, else (for a size without kernels of its own) its any-size kernel, else its parent's
+ * (BLIS: a level inherits every slot it does not fill). */
+static const filler_entry *expected_filler(ndpad_isa isa, family op, size_t elem_size)
+{
+    for (;;) {
+        const filler_entry *want = find_filler(isa, op, elem_size);
+        if (!want && !is_fast_size(elem_size)) want = find_filler(isa, op, 0);
+        if (want) return want;
+        const ndpad_isa parent = level_of(isa)->parent;
+        if (parent == isa) return NULL;
+        isa = parent;
+    }
+}
+
+static const copy_entry *expected_copy(ndpad_isa isa, bool stream)
+{
+    for (;;) {
+        const copy_entry *want = find_copy(isa, stream);
+        if (want) return want;
+        const ndpad_isa parent = level_of(isa)->parent;
+        if (parent == isa) return NULL;
+        isa = parent;
+    }
+}
+
+/* ndpad_kernels_select(isa, elem_size) gives, for each mode, the kernel of the mode's
+ * operation the level runs (expected_filler), and the level's copies. */
 static void dispatch_table_selects_the_listed_kernel(void **state)
 {
     (void)state;
     static const size_t sizes[] = {1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64};
     for (int i = 0; i < ISA_COUNT; i++) {
-        const ndpad_isa isa = all_isas[i];
+        const ndpad_isa isa = levels[i].isa;
         if (!isa_listed(isa)) continue;
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
             const ndpad_kernels *k = ndpad_kernels_select(isa, sizes[s]);
             assert_non_null(k);
             for (int m = 0; m < MODE_COUNT; m++) {
-                const filler_entry *want = find_filler(isa, all_modes[m], sizes[s]);
-                if (!want && !is_fast_size(sizes[s])) want = find_filler(isa, all_modes[m], 0);
-                if (!want) want = find_filler(NDPAD_ISA_SCALAR, all_modes[m], sizes[s]);
-                if (!want) want = find_filler(NDPAD_ISA_SCALAR, all_modes[m], 0);
+                const filler_entry *want =
+                    expected_filler(isa, mode_family(all_modes[m]), sizes[s]);
                 assert_non_null(want);
                 if (k->fill[all_modes[m]] != want->fn ||
                     strcmp(k->fill_name[all_modes[m]], want->name) != 0)
                     fail_msg("ndpad_kernels_select(%s, %zu) %s filler is %s, expected %s",
-                             ndpad_isa_name(isa), sizes[s], mode_names[m],
+                             ndpad_isa_name(isa), sizes[s], ndpad_mode_name((ndpad_mode)m),
                              k->fill_name[all_modes[m]], want->name);
             }
-            const copy_entry *copy = find_copy(isa, false), *stream = find_copy(isa, true);
+            const copy_entry *copy = expected_copy(isa, false), *stream = expected_copy(isa, true);
+            assert_true(copy != NULL && stream != NULL);
             assert_true(k->copy == copy->fn && strcmp(k->copy_name, copy->name) == 0);
             assert_true(k->copy_stream == stream->fn &&
                         strcmp(k->copy_stream_name, stream->name) == 0);
@@ -683,7 +684,21 @@ static int group_teardown(void **state)
     return 0;
 }
 
-enum { FILLER_CASES = ISA_COUNT * MODE_COUNT * RUN_CLASSES, COPY_CASES = ISA_COUNT * 4 };
+/* Whether the list has a filler of `op` (a copy when op < 0, streaming when op == -2) for
+ * `isa`: a test case exists for each such pair, so a new entry is tested automatically. */
+static bool lists(ndpad_isa isa, int op)
+{
+    if (op >= 0) {
+        for (int k = 0; k < FILLER_COUNT; k++)
+            if (fillers[k].isa == isa && (int)fillers[k].op == op) return true;
+        return false;
+    }
+    for (int k = 0; k < COPY_COUNT; k++)
+        if (copies[k].isa == isa && copies[k].stream == (op == -2)) return true;
+    return false;
+}
+
+enum { FILLER_CASES = ISA_COUNT * NDPAD_OP_COUNT * RUN_CLASSES, COPY_CASES = ISA_COUNT * 4 };
 
 int main(void)
 {
@@ -691,30 +706,32 @@ int main(void)
     static copy_case copy_cases[COPY_CASES];
     static struct CMUnitTest tests[3 + FILLER_CASES + COPY_CASES];
     size_t n = 0;
-    tests[n++] =
-        (struct CMUnitTest)cmocka_unit_test(kernel_list_covers_every_mode_and_fast_size_per_isa);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(
+        kernel_list_covers_every_operation_and_fast_size_per_isa);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(usable_isa_has_kernels_in_the_list);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(dispatch_table_selects_the_listed_kernel);
 
     size_t f = 0, c = 0;
     for (int i = 0; i < ISA_COUNT; i++) {
-        for (int m = 0; m < MODE_COUNT; m++)
-            for (int cls = 0; cls < RUN_CLASSES; cls++) {
+        const ndpad_isa isa = levels[i].isa;
+        for (int op = 0; op < NDPAD_OP_COUNT; op++)
+            for (int cls = 0; cls < RUN_CLASSES && lists(isa, op); cls++) {
                 filler_case *fc = &filler_cases[f++];
-                fc->isa = all_isas[i];
-                fc->mode = all_modes[m];
+                fc->isa = isa;
+                fc->op = (family)op;
                 fc->cls = (run_class)cls;
-                snprintf(fc->name, sizeof fc->name, "%s_%s_%s", ndpad_isa_name(all_isas[i]),
-                         mode_names[m], run_class_names[cls]);
+                snprintf(fc->name, sizeof fc->name, "%s_%s_%s", ndpad_isa_name(isa),
+                         ndpad_fill_op_names[op], run_class_names[cls]);
                 tests[n++] =
                     (struct CMUnitTest){fc->name, fillers_of_class, NULL, report_faulting_call, fc};
             }
         for (int kind = 0; kind < 4; kind++) {
+            if (!lists(isa, kind >= 2 ? -2 : -1)) continue;
             copy_case *cc = &copy_cases[c++];
-            cc->isa = all_isas[i];
+            cc->isa = isa;
             cc->stream = kind >= 2;
             cc->large = kind & 1;
-            snprintf(cc->name, sizeof cc->name, "%s_%s_%s", ndpad_isa_name(all_isas[i]),
+            snprintf(cc->name, sizeof cc->name, "%s_%s_%s", ndpad_isa_name(isa),
                      cc->stream ? "copy_stream" : "copy",
                      cc->large ? "large_sizes_misaligned" : "sizes_0_to_300_misaligned");
             tests[n++] =

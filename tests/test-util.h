@@ -109,6 +109,36 @@ static inline void test_print_difference(FILE *f, const void *expected, const vo
     fprintf(f, "\n  (bytes %td .. %td)\n", from, to - 1);
 }
 
+/* A buffer with TEST_GUARD sentinel bytes on both sides of its body: a store (or, for an
+ * input, a change) outside the body shows up. The cmocka tests and the fuzzers share it. */
+typedef struct test_out {
+    unsigned char *alloc;
+    unsigned char *body;
+    size_t size; /* bytes of the body */
+} test_out;
+
+static inline test_out test_out_make(size_t body_size)
+{
+    test_out o;
+    o.size = body_size;
+    o.alloc = (unsigned char *)test_xmalloc(body_size + 2 * TEST_GUARD);
+    memset(o.alloc, TEST_SENTINEL, body_size + 2 * TEST_GUARD);
+    o.body = o.alloc + TEST_GUARD;
+    return o;
+}
+
+/* Bytes of the whole allocation, guards included. */
+static inline size_t test_out_alloc_size(const test_out *o)
+{
+    return o->size + 2 * TEST_GUARD;
+}
+
+static inline void test_out_free(test_out *o)
+{
+    free(o->alloc);
+    o->alloc = o->body = NULL;
+}
+
 /* ---- integer elements of any size ----------------------------------------------------- */
 
 /* The element of `elem_size` bytes that stands for the integer v: int8/int16/int32/int64

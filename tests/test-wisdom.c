@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,10 @@
 #include "ndpad.h"
 #include "test-util.h"
 #include "topology.h" /* internals: cache sizes */
-#include "wisdom.h"   /* internals: candidate generator, plan tile */
+#include "copy-choice.h"
+#include "measure.h" /* internals: candidate generator */
+#include "tile-choice.h"
+#include "wisdom.h"
 
 static char dir[256];
 static char path[300];
@@ -59,6 +63,8 @@ static char *read_text(const char *file)
 static int setup(void **state)
 {
     (void)state;
+    /* MEASURE plans here must reach a verdict even on a loaded machine. */
+    ndpad_tune_assume_noise(0.0);
     snprintf(dir, sizeof(dir), "/tmp/ndpad-wisdom-XXXXXX");
     if (mkdtemp(dir) == NULL) return -1;
     snprintf(path, sizeof(path), "%s/sub/wisdom", dir);
@@ -161,10 +167,12 @@ static void round_trip_string_and_file(void **state)
     (void)state;
     char head[1024], text[4096], line[512];
     header(head, sizeof(head));
-    assert_true(strncmp(head, "ndpad-wisdom 2\nmachine ", 23) == 0);
+    assert_true(strncmp(head, "ndpad-wisdom 4\nmachine ", 23) == 0);
+    /* Format 4's fields round-trip: the interior copy and the executor path. */
     snprintf(line, sizeof(line),
              "class mode=edge esize=4 rank=3 out=20 row=8 isa=scalar "
-             "nthr=3 tile_rows=12 tile_cols=66 threads=2 stream=1 gbps=3.500\n");
+             "nthr=3 tile_rows=12 tile_cols=66 threads=2 stream=1 copy=memcpy path=rows "
+             "gbps=3.500\n");
     snprintf(text, sizeof(text), "%s%s", head, line);
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
 
@@ -455,11 +463,18 @@ static void measure_stores_and_saves(void **state)
     ndpad_plan *measured = make_plan(&s, NDPAD_TUNING_MEASURE, 0);
     char tiles[256], key[256], source[32], tiles2[256];
     describe_parts(measured, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
-    assert_string_equal(source, "measured");
     char *disk = read_text(path);
-    assert_non_null(disk);
     char needle[300];
     snprintf(needle, sizeof(needle), "class %s ", key);
+    if (strcmp(source, "heuristic") == 0) {
+        /* The machine was loaded: the measurement refused, nothing was stored or saved. */
+        assert_true(disk == NULL || !test_contains(disk, needle));
+        free(disk);
+        ndpad_plan_destroy(measured);
+        return;
+    }
+    assert_string_equal(source, "measured");
+    assert_non_null(disk);
     assert_true(test_contains(disk, needle));
     free(disk);
     ndpad_wisdom_forget(); /* read back from the file */
@@ -469,6 +484,360 @@ static void measure_stores_and_saves(void **state)
     assert_string_equal(tiles2, tiles);
     ndpad_plan_destroy(measured);
     ndpad_plan_destroy(cached);
+}
+
+/* The tuner with the noise given: quiet stores an entry (the candidate only if the pairs
+ * kept it), loaded stores nothing. */
+static void tuner_stores_only_on_a_quiet_machine(void **state)
+{
+    (void)state;
+    const shape4 s = {4, NDPAD_CONSTANT, 4, {1, 16, 64, 64}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    ndpad_plan *plan = make_plan(&s, NDPAD_TUNING_HEURISTIC, 2);
+    const ndpad_wisdom_key key = ndpad_wisdom_key_of(plan);
+    ndpad_tile tile;
+    ndpad_tune_result r;
+    ndpad_tune_settings settings = {.budget_seconds = 0.3, .noise = 0.5};
+    assert_true(ndpad_tune_plan_with(plan, &settings, &r));
+    assert_true(r.refused);
+    assert_false(r.stored);
+    assert_false(ndpad_wisdom_lookup(&key, &tile));
+
+    settings.noise = 0.0;
+    settings.budget_seconds = 1.0;
+    const double t0 = ndpad_now();
+    assert_true(ndpad_tune_plan_with(plan, &settings, &r));
+    assert_true(ndpad_now() - t0 < 1.0 + 0.5); /* within its budget, bar one slow run */
+    assert_false(r.refused);
+    /* A budget that covered no variant but the heuristic (a very loaded machine) stores
+     * nothing; otherwise the class has its entry. */
+    assert_int_equal(r.stored, r.measured > 0);
+    assert_int_equal(ndpad_wisdom_lookup(&key, &tile), r.stored);
+    if (!r.stored) {
+        ndpad_plan_destroy(plan);
+        return;
+    }
+    /* Rows and columns the heuristic chose alike are stored as 0, "the heuristic's". */
+    assert_true(tile.rows == (r.tuned_tile.rows == r.default_tile.rows ? 0 : r.tuned_tile.rows));
+    assert_true(tile.cols == (r.tuned_tile.cols == r.default_tile.cols ? 0 : r.tuned_tile.cols));
+    const ndpad_tile applied = ndpad_tile_fit(plan, tile);
+    assert_true(ndpad_tile_same(&applied, &r.tuned_tile));
+    if (!ndpad_tile_same(&r.tuned_tile, &r.default_tile)) {
+        assert_true(r.verdict.keep);
+        assert_true(ndpad_tile_same(&r.tuned_tile, &r.challenger));
+    } else {
+        assert_false(!ndpad_tile_same(&r.challenger, &r.default_tile) && r.verdict.keep);
+    }
+    ndpad_plan_destroy(plan);
+}
+
+/* A MEASURE plan of a class the wisdom holds takes the entry and measures nothing. */
+static void measure_reuses_a_known_class(void **state)
+{
+    (void)state;
+    ndpad_plan *heuristic = make_plan(&conv_edge, NDPAD_TUNING_HEURISTIC, 1);
+    char tiles[256], key[256], source[32];
+    describe_parts(heuristic, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
+    char head[1024], text[2048];
+    header(head, sizeof(head));
+    snprintf(text, sizeof(text),
+             "%sclass %s tile_rows=7 tile_cols=30 threads=1 stream=0 "
+             "copy=memcpy path=rows gbps=1.000\n",
+             head, key);
+    assert_int_equal(ndpad_wisdom_import_string(text), 1);
+    const double t0 = ndpad_now();
+    ndpad_plan *plan = make_plan(&conv_edge, NDPAD_TUNING_MEASURE, 1);
+    const double took = ndpad_now() - t0;
+    describe_parts(plan, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
+    assert_string_equal(source, "wisdom");
+    assert_true(test_contains(tiles, "tiles: 7 rows x 30 columns"));
+    assert_true(took < 0.5); /* a measurement takes about a second */
+    assert_int_equal(plan->tile.copy, NDPAD_COPY_LIBC);
+    assert_int_equal(plan->tile.rows_path, 1);
+    /* ndpad_plan_info reports the choices (ndpad-bench labels its cases with them). */
+    struct ndpad_plan_info info = {.size = sizeof(info)};
+    assert_int_equal(ndpad_plan_info(plan, &info), NDPAD_OK);
+    assert_int_equal(info.interior_copy, NDPAD_COPY_LIBC);
+    assert_int_equal(info.stream_path, 0);
+    assert_int_equal(info.tile_source, NDPAD_TILE_WISDOM);
+    ndpad_plan_destroy(plan);
+    ndpad_plan_destroy(heuristic);
+}
+
+/* tile_rows=0 / tile_cols=0: the heuristic's rows / columns of whichever plan of the class
+ * reads the entry (two problems of one class have different row counts). */
+static void zero_dimensions_are_the_heuristics(void **state)
+{
+    (void)state;
+    const shape4 a = {4, NDPAD_CONSTANT, 4, {1, 64, 256, 256}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    const shape4 b = {4, NDPAD_CONSTANT, 4, {1, 64, 256, 256}, {0, 0, -8, 8}, {0, 0, 8, -8}};
+    ndpad_plan *ha = make_plan(&a, NDPAD_TUNING_HEURISTIC, 1);
+    ndpad_plan *hb = make_plan(&b, NDPAD_TUNING_HEURISTIC, 1);
+    char tiles_a[256], tiles_b[256], key_a[256], key_b[256], source[32];
+    describe_parts(ha, tiles_a, sizeof(tiles_a), key_a, sizeof(key_a), source, sizeof(source));
+    describe_parts(hb, tiles_b, sizeof(tiles_b), key_b, sizeof(key_b), source, sizeof(source));
+    assert_string_equal(key_a, key_b); /* one class */
+    assert_string_not_equal(tiles_a, tiles_b);
+    char head[1024], text[2048];
+    header(head, sizeof(head));
+    snprintf(text, sizeof(text),
+             "%sclass %s tile_rows=0 tile_cols=0 threads=1 stream=0 "
+             "copy=movsb path=auto gbps=1.000\n",
+             head, key_a);
+    assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
+    ndpad_plan *wa = make_plan(&a, NDPAD_TUNING_CACHE, 1);
+    ndpad_plan *wb = make_plan(&b, NDPAD_TUNING_CACHE, 1);
+    char tiles[256];
+    describe_parts(wa, tiles, sizeof(tiles), key_a, sizeof(key_a), source, sizeof(source));
+    assert_string_equal(source, "wisdom");
+    assert_string_equal(tiles, tiles_a);
+    describe_parts(wb, tiles, sizeof(tiles), key_b, sizeof(key_b), source, sizeof(source));
+    assert_string_equal(source, "wisdom");
+    assert_string_equal(tiles, tiles_b);
+    assert_int_equal(wa->tile.copy, NDPAD_COPY_MOVSB);
+    ndpad_plan_destroy(ha), ndpad_plan_destroy(hb);
+    ndpad_plan_destroy(wa), ndpad_plan_destroy(wb);
+}
+
+/* Lines of formats 2 and 3 (no copy=, no path=) mean the defaults; a bad copy or path
+ * value skips the line. */
+static void older_lines_read_as_defaults(void **state)
+{
+    (void)state;
+    char head[1024], text[4096];
+    header(head, sizeof(head));
+    snprintf(text, sizeof(text),
+             "%s"
+             "class mode=wrap esize=4 rank=2 out=20 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=1 gbps=3.000\n"
+             "class mode=edge esize=4 rank=2 out=20 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=0 copy=bogus path=auto gbps=3.000\n"
+             "class mode=edge esize=4 rank=2 out=21 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=0 copy=movsb path=sideways gbps=3.000\n",
+             head);
+    assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
+    char out[4096];
+    ndpad_wisdom_export_string(out, sizeof(out));
+    assert_true(test_contains(out, "tile_rows=5 tile_cols=9 threads=2 stream=1 copy=vector "
+                                   "path=auto gbps=3.000\n"));
+    assert_false(test_contains(out, "mode=edge"));
+}
+
+/* Every interior copy, streaming on and off, the stream path on and off: the reference's
+ * bytes (the choices change speed only). */
+static void every_choice_writes_the_reference(void **state)
+{
+    (void)state;
+    static const shape4 shapes[] = {
+        {4, NDPAD_CONSTANT, 4, {1, 8, 40, 300}, {0, 0, 1, 3}, {0, 0, 2, 1}},
+        {4, NDPAD_REFLECT, 4, {1, 8, 40, 300}, {0, 0, 1, 3}, {0, 0, 2, 1}},
+        {2, NDPAD_WRAP, 1, {37, 5000}, {3, 70}, {2, 9}},
+    };
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        const ndpad_problem p = problem_of(&shapes[k]);
+        int64_t out_shape[4];
+        assert_int_equal(ndpad_output_shape(&p, out_shape), NDPAD_OK);
+        const size_t in_bytes = (size_t)test_count(p.rank, shapes[k].shape) * p.elem_size;
+        const size_t out_bytes = (size_t)test_count(p.rank, out_shape) * p.elem_size;
+        unsigned char *in = test_xmalloc(in_bytes), *out = test_xmalloc(out_bytes);
+        unsigned char *ref = test_xmalloc(out_bytes);
+        test_rng r = test_rng_make(3, (uint64_t)k);
+        test_rng_bytes(&r, in, in_bytes);
+        assert_int_equal(ndpad_ref_pad(&p, in, ref), NDPAD_OK);
+        ndpad_plan *plan = make_plan(&shapes[k], NDPAD_TUNING_HEURISTIC, 2);
+        for (int32_t copy = 0; copy < NDPAD_COPY_KINDS + 1; copy++) /* + an unknown kind */
+            for (int32_t stream = 0; stream <= 1; stream++)
+                for (int32_t rows_path = 0; rows_path <= 1; rows_path++) {
+                    plan->tile.copy = copy;
+                    plan->tile.stream = stream;
+                    plan->tile.rows_path = rows_path;
+                    memset(out, 0xA5, out_bytes);
+                    assert_int_equal(ndpad_execute(plan, in, out), NDPAD_OK);
+                    assert_memory_equal(out, ref, out_bytes);
+                }
+        ndpad_plan_destroy(plan);
+        free(in), free(out), free(ref);
+    }
+}
+
+/* A class of which under 200 runs fit the budget chooses among the coarse variants in rounds
+ * (no refinement), within its budget, and stores only what two sets of pairs confirmed. */
+static void slow_classes_choose_in_rounds(void **state)
+{
+    (void)state;
+    /* 32 MiB out, as much in: runs of milliseconds, beyond most caches, so that the fixed
+     * costs (scratch pages, noise) are a few runs' worth. */
+    const shape4 s = {4, NDPAD_REFLECT, 4, {1, 32, 512, 512}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    ndpad_plan *plan = make_plan(&s, NDPAD_TUNING_HEURISTIC, 2);
+    /* A budget of about 110 runs of this plan: slow (under 200), yet room for the least
+     * the rounds need (about 50). */
+    ndpad_scratch scratch;
+    assert_true(ndpad_scratch_alloc(plan, &scratch));
+    ndpad_run(&scratch.plan, scratch.in, scratch.out, false); /* warm-up */
+    double runs[5];
+    for (int k = 0; k < 5; k++) {
+        const double t = ndpad_now();
+        ndpad_run(&scratch.plan, scratch.in, scratch.out, false);
+        runs[k] = ndpad_now() - t;
+    }
+    ndpad_scratch_free(&scratch);
+    const double budget = 110 * ndpad_median(runs, 5);
+    /* Slow whatever the machine does meanwhile (the runs measured above may have been
+     * slower than the tuner's: a loaded machine, a sanitizer): the rounds are the subject. */
+    ndpad_tune_settings settings = {.budget_seconds = budget, .noise = 0.0, .slow_runs = 1e9};
+    ndpad_tune_result r;
+    const double t0 = ndpad_now();
+    assert_true(ndpad_tune_plan_with(plan, &settings, &r));
+    const double took = ndpad_now() - t0;
+    assert_false(r.refused);
+    ndpad_tile coarse[NDPAD_TUNE_MAX_VARIANTS];
+    const int n_coarse = ndpad_tune_coarse(plan, &r.default_tile, coarse);
+    if (r.measured == 0) {
+        /* Runs slower than the budget was made for (a loaded machine): the least of the
+         * rounds did not fit, nothing started, nothing stored. */
+        assert_false(r.stored);
+        ndpad_plan_destroy(plan);
+        return;
+    }
+    /* The coarse variants only, every one measured in the rounds. */
+    assert_int_equal(r.candidates, n_coarse - 1);
+    assert_int_equal(r.measured, n_coarse - 1);
+    bool listed = false;
+    for (int k = 0; k < n_coarse; k++) listed |= ndpad_tile_same(&coarse[k], &r.challenger);
+    assert_true(listed);
+    if (!ndpad_tile_same(&r.challenger, &r.default_tile)) {
+        assert_true(r.verdict.pairs >= NDPAD_MIN_PAIRS);
+        if (r.verdict.keep) {
+            assert_int_equal(r.verdict.sets, 2);
+            assert_true(ndpad_tile_same(&r.tuned_tile, &r.challenger));
+        } else {
+            assert_true(ndpad_tile_same(&r.tuned_tile, &r.default_tile));
+        }
+    }
+    assert_true(r.stored);
+    /* Within the budget, bar the scratch's pages and a slow run or two of a loaded machine. */
+    assert_true(took < 2 * budget + 1.0);
+    ndpad_plan_destroy(plan);
+}
+
+/* A winner must be real: it must win in two independent sets of pairs. */
+static void a_winner_must_win_twice(void **state)
+{
+    (void)state;
+    double win[9], notch_win[9], lose[9], four[9];
+    for (int k = 0; k < 9; k++) win[k] = 0.90, notch_win[k] = 0.975, lose[k] = 1.0, four[k] = 0.96;
+    /* Both sets win: kept, with the worse set's ratio. */
+    ndpad_pair_verdict v = ndpad_judge_two_sets(win, 9, four, 9, 0.0, 0.0);
+    assert_true(v.keep);
+    assert_int_equal(v.sets, 2);
+    assert_int_equal(v.pairs, 18);
+    assert_true(v.ratio == 0.96);
+    assert_true(v.set_ratio[0] == 0.90 && v.set_ratio[1] == 0.96);
+    /* The first set wins, the second sees nothing: not kept (uint8-edge's 1-2% "win"). */
+    v = ndpad_judge_two_sets(win, 9, lose, 9, 0.0, 0.0);
+    assert_false(v.keep);
+    assert_int_equal(v.sets, 2);
+    assert_true(v.ratio == 1.0);
+    /* A win just past the 2% floor in the second set only: not kept, the first lost. */
+    v = ndpad_judge_two_sets(lose, 9, win, 9, 0.0, 0.0);
+    assert_false(v.keep);
+    /* A first set that lost needs no second one. */
+    v = ndpad_judge_two_sets(notch_win, 9, NULL, 0, 0.0, 0.0);
+    assert_false(v.keep);
+    assert_int_equal(v.sets, 1);
+    /* A first set that won without a second one (no time left) is not confirmed. */
+    v = ndpad_judge_two_sets(win, 9, NULL, 0, 0.0, 0.0);
+    assert_false(v.keep);
+    /* Each set is judged with the noise: 4% wins twice at 4.5% noise are not enough. */
+    assert_false(ndpad_judge_two_sets(four, 9, four, 9, 0.045, 0.0).keep);
+    assert_true(ndpad_judge_two_sets(four, 9, four, 9, 0.03, 0.0).keep);
+    /* The worse ratio must beat the larger margin: 10% with a 2% margin, then 4% with a
+     * spread of its own over 5%: the second set does not keep, so neither does the whole. */
+    double wide[8] = {1.04, 0.90, 1.02, 0.96, 0.93, 0.96, 0.97, 0.91};
+    v = ndpad_judge_two_sets(win, 9, wide, 8, 0.0, 0.0);
+    assert_true(v.margin > 0.05);
+    assert_false(v.keep);
+}
+
+/* The confirmation rule as a function of pair ratios and noise. */
+static void confirmation_rule(void **state)
+{
+    (void)state;
+    double same[11], slow[11];
+    for (int k = 0; k < 11; k++) same[k] = 0.90, slow[k] = 1.10;
+    /* A steady 10% win on a quiet machine is kept: margin 2%, no spread. */
+    ndpad_pair_verdict v = ndpad_judge_pairs(same, 11, 0.01, 0.0);
+    assert_true(v.keep);
+    assert_false(v.loaded);
+    assert_true(v.ratio == 0.90);
+    assert_true(v.spread == 0.0);
+    assert_true(v.margin == NDPAD_MIN_MARGIN);
+    /* A slower candidate never is. */
+    assert_false(ndpad_judge_pairs(slow, 11, 0.0, 0.0).keep);
+    /* The same win with a loaded machine: refused. */
+    v = ndpad_judge_pairs(same, 11, NDPAD_MAX_NOISE + 0.01, 0.0);
+    assert_true(v.loaded);
+    assert_false(v.keep);
+    /* Too few pairs decide nothing. */
+    assert_false(ndpad_judge_pairs(same, NDPAD_MIN_PAIRS - 1, 0.0, 0.0).keep);
+    assert_true(ndpad_judge_pairs(same, NDPAD_MIN_PAIRS, 0.0, 0.0).keep);
+    /* A 1.5% win is within the 2% floor. */
+    double small[9];
+    for (int k = 0; k < 9; k++) small[k] = 0.985;
+    assert_false(ndpad_judge_pairs(small, 9, 0.0, 0.0).keep);
+    /* The noise raises the margin: a 4% win at 4.5% noise is not enough, at 3% it is. */
+    double four[9];
+    for (int k = 0; k < 9; k++) four[k] = 0.96;
+    v = ndpad_judge_pairs(four, 9, 0.045, 0.0);
+    assert_false(v.keep);
+    assert_true(v.margin == 0.045);
+    assert_true(ndpad_judge_pairs(four, 9, 0.03, 0.0).keep);
+    /* A median win inside a wide spread of few pairs is not kept: quartiles 0.80 and 1.10
+     * of 8 pairs give the median an uncertainty of 1.58 x 0.30 / sqrt(8) = 0.168; the
+     * median 0.92 wins only 8%. */
+    double wide[8] = {1.20, 0.70, 1.10, 0.92, 0.80, 0.92, 0.95, 0.75};
+    v = ndpad_judge_pairs(wide, 8, 0.0, 0.0);
+    assert_true(v.ratio > 0.919 && v.ratio < 0.921);
+    assert_true(v.spread > 0.167 && v.spread < 0.168);
+    assert_false(v.keep);
+    assert_true(wide[0] == 1.20 && wide[7] == 0.75); /* the caller's order is kept */
+    /* The same median with a narrow spread is kept. */
+    double narrow[8] = {0.93, 0.91, 0.92, 0.92, 0.90, 0.92, 0.93, 0.91};
+    assert_true(ndpad_judge_pairs(narrow, 8, 0.0, 0.0).keep);
+    /* The same raw spread over many pairs pins the median down: 0.78, 0.93, 1.08 in turn,
+     * 201 pairs, median 0.93, uncertainty 1.58 x 0.30 / sqrt(201) = 0.033: kept; the same
+     * pattern over 9 pairs (uncertainty 0.158) is not. */
+    double many[201];
+    for (int k = 0; k < 201; k++) many[k] = 0.78 + 0.15 * (k % 3);
+    v = ndpad_judge_pairs(many, 201, 0.0, 0.0);
+    assert_true(v.ratio > 0.929 && v.ratio < 0.931);
+    assert_true(v.spread > 0.033 && v.spread < 0.034);
+    assert_true(v.keep);
+    assert_false(ndpad_judge_pairs(many, 9, 0.0, 0.0).keep);
+    /* The floor (the heuristic against itself) raises the margin but never refuses: a 4%
+     * win over a 5% floor is not kept, over a 3% floor it is, and a 30% floor is not
+     * "loaded". */
+    v = ndpad_judge_pairs(four, 9, 0.0, 0.05);
+    assert_false(v.keep);
+    assert_false(v.loaded);
+    assert_true(v.margin == 0.05);
+    assert_true(ndpad_judge_pairs(four, 9, 0.0, 0.03).keep);
+    assert_false(ndpad_judge_pairs(same, 11, 0.0, 0.30).loaded);
+    assert_true(ndpad_judge_pairs(same, 11, 0.0, 0.05).keep);
+    /* An unknown (NaN) noise counts as loaded. */
+    assert_true(ndpad_judge_pairs(same, 11, 0.0 / 0.0, 0.0).loaded);
+    /* The noise of an A/A test: identical runs have none; spread ones their median's
+     * uncertainty (IQR 0.1 of 8: 0.0559); a median off 1 (which runs first matters) adds
+     * its distance. */
+    double flat[5] = {1, 1, 1, 1, 1};
+    assert_true(ndpad_pair_noise(flat, 5) == 0.0);
+    double ratios[8] = {0.9, 1.1, 1.0, 1.0, 0.8, 1.2, 1.0, 1.0};
+    const double noise = ndpad_pair_noise(ratios, 8);
+    assert_true(noise > 0.0558 && noise < 0.0560);
+    double biased[9];
+    for (int k = 0; k < 9; k++) biased[k] = 1.03;
+    const double order = ndpad_pair_noise(biased, 9);
+    assert_true(order > 0.0299 && order < 0.0301);
+    assert_true(ndpad_pair_noise(biased, 1) == 1.0);
 }
 
 static void options_tuning_is_checked(void **state)
@@ -649,7 +1018,10 @@ static void worker_threads_are_bound_to_cores(void **state)
 }
 
 /* Every tile shape the candidate generator gives: the same bytes as the reference. */
-static void candidate_tiles_match_reference(void **state)
+/* Every variant of the search (coarse, and refined around each coarse one) writes the
+ * reference's bytes, is distinct, leaves no thread idle, runs tiny outputs on one thread;
+ * the refinement offers each interior copy this CPU has and the stream path toggled. */
+static void search_variants_match_reference(void **state)
 {
     (void)state;
     const shape4 problems[] = {
@@ -662,7 +1034,9 @@ static void candidate_tiles_match_reference(void **state)
         {4, NDPAD_CONSTANT, 4, {2, 16, 24, 24}, {0, 0, 0, 0}, {0, 16, 0, 0}},
         {4, NDPAD_CONSTANT, 4, {1, 3, 32, 40}, {0, 5, 2, 1}, {1, 0, 3, 7}},
         {2, NDPAD_EDGE, 3, {5, 40000}, {1, 7}, {2, -3}},
+        {4, NDPAD_CONSTANT, 4, {1, 64, 256, 256}, {0, 0, -8, 8}, {0, 0, 8, -8}},
     };
+    const int32_t pus = ndpad_topology_get()->pus;
     size_t tried = 0;
     for (size_t k = 0; k < sizeof(problems) / sizeof(problems[0]); k++) {
         const ndpad_problem p = problem_of(&problems[k]);
@@ -678,29 +1052,110 @@ static void candidate_tiles_match_reference(void **state)
         assert_int_equal(ndpad_ref_pad(&p, in, ref), NDPAD_OK);
 
         ndpad_plan *plan = make_plan(&problems[k], NDPAD_TUNING_HEURISTIC, 4);
-        ndpad_tile cands[256];
-        const size_t n = ndpad_tune_candidates(plan, 4, cands, 256);
-        assert_true(n > 0);
-        for (size_t c = 0; c < n; c++) {
-            plan->tile = ndpad_tile_fit(plan, cands[c]);
-            memset(out, TEST_SENTINEL, out_bytes + 2 * TEST_GUARD);
-            assert_int_equal(ndpad_execute(plan, in, out + TEST_GUARD), NDPAD_OK);
-            if (memcmp(out + TEST_GUARD, ref, out_bytes) != 0)
-                fail_msg("problem %zu, tile %lldx%lld/%d stream %d differs from the reference", k,
-                         (long long)cands[c].rows, (long long)cands[c].cols, (int)cands[c].threads,
-                         (int)cands[c].stream);
-            assert_true(test_all_bytes_are(out, TEST_GUARD, TEST_SENTINEL));
-            assert_true(
-                test_all_bytes_are(out + TEST_GUARD + out_bytes, TEST_GUARD, TEST_SENTINEL));
-            tried++;
+        ndpad_tile def = ndpad_tile_fit(plan, ndpad_tile_default(plan));
+        if (def.threads > pus) def.threads = pus; /* as the planner and the tuner cap it */
+        ndpad_tile coarse[NDPAD_TUNE_MAX_VARIANTS], fine[NDPAD_TUNE_MAX_VARIANTS];
+        const int nc = ndpad_tune_coarse(plan, &def, coarse);
+        assert_true(nc >= 1);
+        assert_true(ndpad_tile_same(&coarse[0], &def));
+        bool one_thread = false, streaming = false;
+        for (int c = 0; c < nc; c++) {
+            one_thread |= coarse[c].threads == 1;
+            streaming |= coarse[c].stream != 0;
         }
-        /* Tiny outputs never get a thread team. */
-        if (out_bytes < 256 * 1024)
-            for (size_t c = 0; c < n; c++) assert_int_equal(cands[c].threads, 1);
+        assert_true(one_thread && streaming); /* fewer threads and streaming are tried */
+        for (int c = 0; c < nc; c++) {
+            const int nf = ndpad_tune_refine(plan, &coarse[c], fine);
+            assert_true(nf >= 1);
+            assert_true(ndpad_tile_same(&fine[0], &coarse[c]));
+            int copies = 0, toggled = 0;
+            for (int f = 0; f < nf; f++) {
+                const ndpad_tile *t = &fine[f];
+                for (int g = 0; g < f; g++) assert_false(ndpad_tile_same(&fine[g], t));
+                const int64_t tiles = (plan->rows + t->rows - 1) / t->rows *
+                                      ((plan->dim[plan->ndim - 1].n + t->cols - 1) / t->cols);
+                assert_true(tiles >= t->threads);
+                assert_true(t->threads <= (pus < 4 ? pus : 4));
+                if (out_bytes < 256 * 1024) assert_int_equal(t->threads, 1);
+                copies += t->copy != coarse[c].copy;
+                toggled += t->rows_path != coarse[c].rows_path;
+                plan->tile = *t;
+                memset(out, TEST_SENTINEL, out_bytes + 2 * TEST_GUARD);
+                assert_int_equal(ndpad_execute(plan, in, out + TEST_GUARD), NDPAD_OK);
+                if (memcmp(out + TEST_GUARD, ref, out_bytes) != 0)
+                    fail_msg("problem %zu, tile %lldx%lld/%d stream %d copy %d rows_path %d "
+                             "differs from the reference",
+                             k, (long long)t->rows, (long long)t->cols, (int)t->threads,
+                             (int)t->stream, (int)t->copy, (int)t->rows_path);
+                assert_true(test_all_bytes_are(out, TEST_GUARD, TEST_SENTINEL));
+                assert_true(
+                    test_all_bytes_are(out + TEST_GUARD + out_bytes, TEST_GUARD, TEST_SENTINEL));
+                tried++;
+            }
+            int available = 0;
+            for (int32_t kind = 0; kind < NDPAD_COPY_KINDS; kind++)
+                available += kind != coarse[c].copy && ndpad_copy_available(kind);
+            if (plan->reads_input) assert_int_equal(copies, available);
+            assert_int_equal(toggled, plan->stream != NULL ? 1 : 0);
+        }
         ndpad_plan_destroy(plan);
         free(in), free(out), free(ref);
     }
-    print_message("%zu candidate tiles checked\n", tried);
+    print_message("%zu search variants checked\n", tried);
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage u;
+    assert_int_equal(getrusage(RUSAGE_SELF, &u), 0);
+    return u.ru_maxrss;
+}
+
+/* MEASURE scratch is sized by the elements a problem touches (issue 12, defect 5): two
+ * 64 Ki-float rows 1 GiB apart cost their 512 KiB, not the 1 GiB stride span; and a
+ * problem beyond the scratch cap keeps the heuristic tile, with a warning. */
+static void measure_scratch_follows_the_elements(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {2, 65536}, pb[2] = {0, 3}, pe[2] = {1, 3};
+    const int64_t in_strides[2] = {(int64_t)1 << 28, 1};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_REFLECT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
+                             .in_strides = in_strides};
+    ndpad_options o;
+    ndpad_options_init(&o);
+    o.tuning = NDPAD_TUNING_MEASURE;
+    const long before = max_rss_kib();
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&p, &o, &plan), NDPAD_OK);
+    const long grown = max_rss_kib() - before;
+    char tiles[256], key[256], source[32];
+    describe_parts(plan, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
+    /* "heuristic" when the machine was loaded: the scratch was made, nothing stored. */
+    assert_true(strcmp(source, "measured") == 0 || strcmp(source, "heuristic") == 0);
+    ndpad_plan_destroy(plan);
+    if (grown > 64 * 1024) fail_msg("measuring grew the RSS by %ld KiB", grown);
+
+    /* 9001 x 9001 floats of CONSTANT output (309 MiB) from one element: over the cap. */
+    const int64_t one[2] = {1, 1}, zero[2] = {0, 0}, big[2] = {9000, 9000};
+    const ndpad_problem huge = {.rank = 2,
+                                .mode = NDPAD_CONSTANT,
+                                .elem_size = 4,
+                                .shape = one,
+                                .pads_begin = zero,
+                                .pads_end = big};
+    log_calls = 0;
+    ndpad_set_log_callback(on_log, NULL);
+    assert_int_equal(ndpad_plan_create(&huge, &o, &plan), NDPAD_OK);
+    ndpad_set_log_callback(NULL, NULL);
+    describe_parts(plan, tiles, sizeof(tiles), key, sizeof(key), source, sizeof(source));
+    assert_string_equal(source, "heuristic");
+    assert_true(test_contains(log_last, "beyond the 256 MiB cap"));
+    ndpad_plan_destroy(plan);
 }
 
 int main(void)
@@ -712,8 +1167,17 @@ int main(void)
         cmocka_unit_test_setup_teardown(lazy_load_from_default_location, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_are_ignored_with_one_warning, setup, teardown),
         cmocka_unit_test_setup_teardown(measure_stores_and_saves, setup, teardown),
+        cmocka_unit_test_setup_teardown(tuner_stores_only_on_a_quiet_machine, setup, teardown),
+        cmocka_unit_test_setup_teardown(measure_reuses_a_known_class, setup, teardown),
+        cmocka_unit_test_setup_teardown(older_lines_read_as_defaults, setup, teardown),
+        cmocka_unit_test_setup_teardown(zero_dimensions_are_the_heuristics, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_choice_writes_the_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(confirmation_rule, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_winner_must_win_twice, setup, teardown),
+        cmocka_unit_test_setup_teardown(slow_classes_choose_in_rounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(measure_scratch_follows_the_elements, setup, teardown),
         cmocka_unit_test_setup_teardown(options_tuning_is_checked, setup, teardown),
-        cmocka_unit_test_setup_teardown(candidate_tiles_match_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(search_variants_match_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(thread_budget_is_part_of_the_class, setup, teardown),
         cmocka_unit_test_setup_teardown(environment_chooses_heuristic, setup, teardown),
         cmocka_unit_test_setup_teardown(tiny_output_stays_on_one_thread, setup, teardown),

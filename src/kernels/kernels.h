@@ -1,9 +1,11 @@
-/* Kernel prototypes and the dispatch table: per ISA and element-size class, one filler per
- * mode plus the interior copy. Every slot is always valid: the table is filled with the
- * scalar kernels first and ISA kernels then overwrite theirs (BLIS `_ref` then override). */
+/* Kernel prototypes, the kernel list as data, and the dispatch table: per ISA level and
+ * element-size class, one filler per mode plus the interior copies. Every slot is always
+ * valid: a level's row starts as its parent's row (the scalar row at the root) and the
+ * level's own kernels then overwrite theirs (BLIS `_ref`, then each configuration's). */
 #ifndef NDPAD_KERNELS_H
 #define NDPAD_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,9 +18,45 @@ typedef void (*ndpad_fill_fn)(void *restrict dst, const void *restrict src, int6
 /* Copy `bytes` bytes (the interior run of a row). */
 typedef void (*ndpad_copy_fn)(void *restrict dst, const void *restrict src, size_t bytes);
 
+/* Output-stream kernels (stream-plan.h has the description they read): write `count`
+ * consecutive output rows starting at `out` (a row start); rows[k] is the first byte of the
+ * source row of output row k, or NULL for a row of pad value (CONSTANT). `nontemporal`:
+ * streaming stores where the kernel has them (a hint). */
+typedef struct ndpad_stream ndpad_stream;
+typedef void (*ndpad_stream_fn)(const ndpad_stream *stream, const char *const *rows, int64_t count,
+                                char *out, bool nontemporal);
+
+/* What a stream kernel does. ROWS: row after row in one call, every mode and element size
+ * (borders from the per-element source list); the scalar level always has one. BLOCKS:
+ * 64-byte output-aligned blocks assembled from the rows that meet them (the byte tables),
+ * CONSTANT only or every mode; a level may have none (its slot is then NULL). */
+typedef enum ndpad_stream_kind {
+    NDPAD_STREAM_ROWS,
+    NDPAD_STREAM_BLOCKS_CONSTANT,
+    NDPAD_STREAM_BLOCKS,
+    NDPAD_STREAM_SHORT_ROWS,    /* rows of at most 64 bytes, each one permutation of a
+                                   source window (the byte map); a level may have none */
+    NDPAD_STREAM_SHORT_ROWS_16, /* the same for rows and windows of at most 16 bytes */
+    NDPAD_STREAM_KIND_COUNT
+} ndpad_stream_kind;
+
+/* What a filler does; each mode is one of these (ndpad_mode_op). */
+typedef enum ndpad_fill_op {
+    NDPAD_OP_BROADCAST, /* dst[k] = src[0]  */
+    NDPAD_OP_REVERSE,   /* dst[k] = src[-k] */
+    NDPAD_OP_FORWARD,   /* dst[k] = src[k]  */
+    NDPAD_OP_COUNT
+} ndpad_fill_op;
+
 #define NDPAD_MODE_COUNT 5
 /* Element-size classes with their own kernels: 1, 2, 4, 8, 16 bytes, and any other. */
 #define NDPAD_SIZE_CLASS_COUNT 6
+
+/* THE table from modes to operations: a new mode is a line here, not a kernel. */
+NDPAD_INTERNAL extern const ndpad_fill_op ndpad_mode_op[NDPAD_MODE_COUNT];
+
+/* Names of the operations, "broadcast", "reverse", "forward", for tests and benchmarks. */
+NDPAD_INTERNAL extern const char *const ndpad_fill_op_names[NDPAD_OP_COUNT];
 
 typedef struct ndpad_kernels {
     ndpad_fill_fn fill[NDPAD_MODE_COUNT];
@@ -27,21 +65,62 @@ typedef struct ndpad_kernels {
     const char *copy_name;
     ndpad_copy_fn copy_stream;
     const char *copy_stream_name;
+    ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT]; /* NULL: no level supplies that kind */
+    const char *stream_name[NDPAD_STREAM_KIND_COUNT];
 } ndpad_kernels;
 
-#define NDPAD_FILLER(isa, mode, elem_bytes, function)                                              \
+#define NDPAD_FILLER(isa, op, elem_bytes, function)                                                \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, int64_t count,      \
                                  size_t elem_size);
 #define NDPAD_COPY(isa, function)                                                                  \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
 #define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
+#define NDPAD_STREAM(isa, kind, function)                                                          \
+    NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *const *rows,              \
+                                 int64_t count, char *out, bool nontemporal);
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
 #undef NDPAD_COPY_STREAM
+#undef NDPAD_STREAM
+
+/* kernels.inc as data, expanded once (kernel-table.c): the dispatch table is built from it,
+ * and the kernel tests and benchmarks walk it, so a new entry is tested and measured. */
+typedef struct ndpad_filler_entry {
+    ndpad_isa isa;
+    ndpad_fill_op op;
+    size_t elem_bytes; /* 0: any element size */
+    ndpad_fill_fn fn;
+    const char *name;
+} ndpad_filler_entry;
+
+typedef struct ndpad_copy_entry {
+    ndpad_isa isa;
+    bool stream; /* the NDPAD_COPY_STREAM slot */
+    ndpad_copy_fn fn;
+    const char *name;
+} ndpad_copy_entry;
+
+typedef struct ndpad_stream_entry {
+    ndpad_isa isa;
+    ndpad_stream_kind kind;
+    ndpad_stream_fn fn;
+    const char *name;
+} ndpad_stream_entry;
+
+NDPAD_INTERNAL extern const ndpad_filler_entry ndpad_filler_list[];
+NDPAD_INTERNAL extern const size_t ndpad_filler_list_count;
+NDPAD_INTERNAL extern const ndpad_copy_entry ndpad_copy_list[];
+NDPAD_INTERNAL extern const size_t ndpad_copy_list_count;
+NDPAD_INTERNAL extern const ndpad_stream_entry ndpad_stream_list[];
+NDPAD_INTERNAL extern const size_t ndpad_stream_list_count;
 
 /* Element-size class index of `elem_size`: 0..4 for 1, 2, 4, 8, 16 bytes, 5 for any other. */
 NDPAD_INTERNAL int ndpad_size_class(size_t elem_size);
+
+/* Whether this build has kernels of its own for `isa` (SCALAR always): a level that lists
+ * nothing in kernels.inc was not compiled and is not usable. */
+NDPAD_INTERNAL bool ndpad_kernels_built(ndpad_isa isa);
 
 /* The kernels for `isa` (a concrete level, not AUTO) and `elem_size`. Never NULL. */
 NDPAD_INTERNAL const ndpad_kernels *ndpad_kernels_select(ndpad_isa isa, size_t elem_size);

@@ -139,27 +139,6 @@ static inline int64_t fuzz_interior(fuzz_reader *r)
 /* Each target defines this: prints the problem it is running. */
 static void fuzz_describe_current(void);
 
-/* A byte range with TEST_GUARD sentinel bytes on both sides. */
-typedef struct fuzz_buffer {
-    unsigned char *alloc;
-    size_t size; /* whole allocation */
-} fuzz_buffer;
-
-static inline fuzz_buffer fuzz_buffer_make(size_t body)
-{
-    fuzz_buffer b;
-    b.size = body + 2 * TEST_GUARD;
-    b.alloc = (unsigned char *)test_xmalloc(b.size);
-    memset(b.alloc, TEST_SENTINEL, b.size);
-    return b;
-}
-
-static inline void fuzz_buffer_free(fuzz_buffer *b)
-{
-    free(b->alloc);
-    b->alloc = NULL;
-}
-
 /* The statuses a rejected problem may give: any rule the reference found broken; exactly
  * the reference's when it found only one. */
 static inline bool fuzz_status_allowed(ndpad_status got, const ndpad_ref_verdict *verdict)

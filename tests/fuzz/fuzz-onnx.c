@@ -58,23 +58,11 @@ static void decode(fuzz_reader *r, onnx_case *c)
                                             INT32_MIN, NDPAD_MAX_RANK,
                                             INT32_MAX, -2,
                                             40,        7};
-    static const char *const odd_modes[] = {"symmetric",
-                                            "Constant",
-                                            "EDGE",
-                                            "",
-                                            "reflect ",
-                                            " wrap",
-                                            "constant\n",
-                                            "%s%n%s%n",
-                                            "wrap\xff",
-                                            "edg",
-                                            "reflectx",
-                                            "constant\0edge",
-                                            "\xc3\xa9"
-                                            "dge",
-                                            "NULL",
-                                            "0",
-                                            "auto"};
+    static const char *const odd_modes[] =
+        {"symmetric",      "Constant", "EDGE",     "",    "reflect ", " wrap",
+         "constant\n",     "%s%n%s%n", "wrap\xff", "edg", "reflectx", "constant\0edge",
+         "\xc3\xa9\x64ge", /* "\u00e9dge" (\x64 is the d a hex escape would swallow) */
+         "NULL",           "0",        "auto"};
 
     memset(c, 0, sizeof(*c));
     const uint8_t rank_byte = fuzz_u8(r);
@@ -266,14 +254,15 @@ static void check_onnx(const onnx_case *c)
         return;
     }
     const size_t in_bytes = (size_t)in_count * es, out_bytes = (size_t)out_count * es;
-    fuzz_buffer in = fuzz_buffer_make(in_bytes);
+    test_out in = test_out_make(in_bytes);
     test_rng rng = test_rng_make(0x0ada, in_bytes);
-    test_rng_bytes(&rng, in.alloc, in.size);
-    unsigned char *in_copy = test_xmalloc(in.size);
-    memcpy(in_copy, in.alloc, in.size);
-    fuzz_buffer expected = fuzz_buffer_make(out_bytes), actual = fuzz_buffer_make(out_bytes),
-                core = fuzz_buffer_make(out_bytes);
-    unsigned char *in_body = in.alloc + TEST_GUARD;
+    test_rng_bytes(&rng, in.alloc, test_out_alloc_size(&in));
+    unsigned char *in_copy = test_xmalloc(test_out_alloc_size(&in));
+    memcpy(in_copy, in.alloc, test_out_alloc_size(&in));
+    test_out expected = test_out_make(out_bytes), actual = test_out_make(out_bytes),
+             core = test_out_make(out_bytes);
+    const size_t out_whole = test_out_alloc_size(&expected);
+    unsigned char *in_body = in.body;
 
     const ndpad_status want =
         ndpad_ref_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count,
@@ -283,26 +272,25 @@ static void check_onnx(const onnx_case *c)
         ndpad_onnx_pad(rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count, c->mode,
                        c->constant_value, in_body, actual.alloc + TEST_GUARD);
     FUZZ_CHECK(got == NDPAD_OK, "ndpad_onnx_pad: %d (%s)", (int)got, ndpad_last_error());
-    ptrdiff_t diff = test_first_difference(expected.alloc, actual.alloc, expected.size);
+    ptrdiff_t diff = test_first_difference(expected.alloc, actual.alloc, out_whole);
     if (diff >= 0)
-        test_print_difference(stderr, expected.alloc, actual.alloc, expected.size, TEST_GUARD);
+        test_print_difference(stderr, expected.alloc, actual.alloc, out_whole, TEST_GUARD);
     FUZZ_CHECK(diff < 0, "ndpad_onnx_pad differs from the reference at byte %td", diff);
 
     const ndpad_status got_core =
         ndpad_pad(&onnx->problem, in_body + onnx->in_offset, core.alloc + TEST_GUARD);
     FUZZ_CHECK(got_core == NDPAD_OK, "ndpad_pad(onnx.problem): %d (%s)", (int)got_core,
                ndpad_last_error());
-    diff = test_first_difference(expected.alloc, core.alloc, expected.size);
-    if (diff >= 0)
-        test_print_difference(stderr, expected.alloc, core.alloc, expected.size, TEST_GUARD);
+    diff = test_first_difference(expected.alloc, core.alloc, out_whole);
+    if (diff >= 0) test_print_difference(stderr, expected.alloc, core.alloc, out_whole, TEST_GUARD);
     FUZZ_CHECK(diff < 0, "ndpad_pad(onnx.problem, in + in_offset) differs at byte %td", diff);
-    FUZZ_CHECK(memcmp(in.alloc, in_copy, in.size) == 0, "the input was modified");
+    FUZZ_CHECK(memcmp(in.alloc, in_copy, test_out_alloc_size(&in)) == 0, "the input was modified");
 
     free(in_copy);
-    fuzz_buffer_free(&in);
-    fuzz_buffer_free(&expected);
-    fuzz_buffer_free(&actual);
-    fuzz_buffer_free(&core);
+    test_out_free(&in);
+    test_out_free(&expected);
+    test_out_free(&actual);
+    test_out_free(&core);
     free(onnx);
 }
 
@@ -328,8 +316,14 @@ static void check_isa_variable(const onnx_case *c)
     ndpad_plan *plan = NULL;
     const ndpad_status st = ndpad_plan_create(&p, NULL, &plan);
     int32_t named = -1; /* the level the text names, -1 for none, 0 for the best */
-    for (int32_t isa = NDPAD_ISA_AUTO; isa <= NDPAD_ISA_NEON; isa++)
-        if (strcmp(c->isa_text, ndpad_isa_name((ndpad_isa)isa)) == 0) named = isa;
+    static const int32_t levels[] = {
+        NDPAD_ISA_AUTO,
+#define NDPAD_ISA_LEVEL(ID, ...) NDPAD_ISA_##ID,
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
+    };
+    for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++)
+        if (strcmp(c->isa_text, ndpad_isa_name((ndpad_isa)levels[k])) == 0) named = levels[k];
     if (c->isa_text[0] == '\0') named = NDPAD_ISA_AUTO;
 
     if (st == NDPAD_OK) {

@@ -18,6 +18,12 @@
  * input must come back unchanged. Valid problems too big to run still have their output
  * shape checked and a plan created (planning must not depend on the output's size).
  *
+ * Windows: trailing bytes (after everything above, so older inputs decode as before) give
+ * a window per axis, the whole output when absent. A runnable problem checks that window
+ * on every ISA (box from ndpad_window_input_box against the reference's reads, box and
+ * window in their own layouts or the whole tensors', guard bytes, the block of the whole
+ * output); a problem too big to run still gets its window's box and plan.
+ *
  * Not fuzzed here: options.threads above 2 (a plan may then start that many OpenMP
  * threads; huge counts are covered by test-hostile) and the NDPAD_ISA variable
  * (fuzz-onnx.c fuzzes it).
@@ -26,6 +32,7 @@
  */
 #include "fuzz-common.h"
 #include "test-strided.h"
+#include "test-window-check.h"
 
 #define ARR            40                 /* array slots: more than any valid rank */
 #define FUZZ_MAX_OUT   ((int64_t)16384)   /* output elements the reference computes per run */
@@ -38,6 +45,7 @@ typedef struct fuzz_case {
     unsigned char *pad_value;
     bool in_place, null_in, null_out;
     ndpad_options options;
+    uint16_t window[ARR][2]; /* trailing bytes (0 past the end: the whole output) */
 } fuzz_case;
 
 static const fuzz_case *current;
@@ -209,6 +217,26 @@ static void decode(fuzz_reader *r, fuzz_case *c)
         for (size_t i = given; i < c->p.elem_size; i++) c->pad_value[i] = (unsigned char)(i * 7);
         c->p.pad_value = c->pad_value;
     }
+
+    /* Last, so that inputs made before windows decode to the same problem. */
+    for (int32_t k = 0; k >= 0 && k < c->p.rank && k <= NDPAD_MAX_RANK; k++)
+        for (int i = 0; i < 2; i++) {
+            const uint8_t lo = fuzz_u8(r);
+            c->window[k][i] = (uint16_t)(lo | fuzz_u8(r) << 8);
+        }
+}
+
+/* The window of a valid problem with output extents `n`, from the trailing bytes: per axis
+ * o0 = v0 mod (n + 1) and o1 = n - (v1 mod (n - o0 + 1)), so that an input without them
+ * (every corpus file made before windows) gets the whole output. */
+static void decode_window(const fuzz_case *c, const int64_t *n, int64_t *ob, int64_t *oe)
+{
+    for (int32_t k = 0; k < c->p.rank; k++) {
+        const uint64_t span = (uint64_t)n[k] + 1;
+        ob[k] = span == 0 ? 0 : (int64_t)(c->window[k][0] % span);
+        const uint64_t rest = (uint64_t)(n[k] - ob[k]) + 1;
+        oe[k] = n[k] - (rest == 0 ? 0 : (int64_t)(c->window[k][1] % rest));
+    }
 }
 
 static void release(fuzz_case *c)
@@ -256,8 +284,13 @@ static bool stricter_than_reference(const fuzz_case *c, ndpad_status got)
     return false;
 }
 
-static const int32_t all_isas[] = {NDPAD_ISA_AUTO, NDPAD_ISA_SCALAR, NDPAD_ISA_AVX2,
-                                   NDPAD_ISA_AVX512, NDPAD_ISA_NEON};
+/* AUTO, then every level of the one list (src/isa-levels.inc). */
+static const int32_t all_isas[] = {
+    NDPAD_ISA_AUTO,
+#define NDPAD_ISA_LEVEL(ID, ...) NDPAD_ISA_##ID,
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
+};
 
 static void check_invalid(const fuzz_case *c, const ndpad_ref_verdict *verdict)
 {
@@ -342,6 +375,66 @@ static void compare_variant(const fuzz_case *c, const valid_run *v, const char *
     free(actual);
 }
 
+/* ---- windows ------------------------------------------------------------------------- */
+
+/* The decoded window of a runnable problem, on every instruction set (test-window-check.h:
+ * the box from ndpad_window_input_box vs the reference's reads, box and window in layouts
+ * of their own or of the whole tensors, guard bytes, the block of the whole output). */
+static void check_window(const fuzz_case *c, const int64_t *n, const unsigned char *dense_in,
+                         const unsigned char *dense_out, test_rng *rng)
+{
+    int64_t ob[ARR], oe[ARR];
+    decode_window(c, n, ob, oe);
+    for (size_t i = 0; i < FUZZ_COUNT(all_isas); i++) {
+        ndpad_options options = c->options;
+        options.isa = all_isas[i];
+        ndpad_plan *probe = NULL;
+        if (ndpad_plan_create(&c->p, &options, &probe) == NDPAD_ERR_ISA_UNAVAILABLE) continue;
+        ndpad_plan_destroy(probe);
+        char why[512];
+        const bool ok =
+            test_window_check(rng, &c->p, dense_in, dense_out, ob, oe, &options, why, sizeof why);
+        if (!ok) {
+            fprintf(stderr, "  window:");
+            for (int32_t k = 0; k < c->p.rank; k++)
+                fprintf(stderr, " [%lld, %lld)", (long long)ob[k], (long long)oe[k]);
+            fprintf(stderr, "\n");
+        }
+        FUZZ_CHECK(ok, "window (isa %s): %s", ndpad_isa_name((ndpad_isa)all_isas[i]), why);
+    }
+}
+
+/* A problem too big to run: its window's box and plan (hostile pads and extents reach the
+ * window arithmetic here), with dense box and window strides. The box must lie inside the
+ * input, and planning may only fail with NDPAD_ERR_OVERFLOW (byte sizes of the box/window
+ * layouts) . */
+static void plan_big_window(const fuzz_case *c, const int64_t *n, const ndpad_options *options)
+{
+    const int32_t rank = c->p.rank;
+    int64_t ob[ARR], oe[ARR], ib[ARR], ie[ARR], bext[ARR], wext[ARR], bs[ARR], ws[ARR];
+    decode_window(c, n, ob, oe);
+    const ndpad_status st = ndpad_window_input_box(&c->p, ob, oe, ib, ie);
+    FUZZ_CHECK(st == NDPAD_OK, "ndpad_window_input_box rejects a valid window: %d (%s)", (int)st,
+               ndpad_last_error());
+    for (int32_t k = 0; k < rank; k++) {
+        FUZZ_CHECK(0 <= ib[k] && ib[k] <= ie[k] && ie[k] <= c->p.shape[k],
+                   "input box axis %d [%lld, %lld) outside the input", (int)k, (long long)ib[k],
+                   (long long)ie[k]);
+        bext[k] = ie[k] - ib[k];
+        wext[k] = oe[k] - ob[k];
+    }
+    ndpad_ref_dense_strides(rank, bext, bs);
+    ndpad_ref_dense_strides(rank, wext, ws);
+    for (int32_t k = 0; k < rank; k++) ws[k] = ws[k] == 0 ? 1 : ws[k];
+    ndpad_plan *plan = NULL;
+    const ndpad_status ps = ndpad_window_plan_create(&c->p, ob, oe, ib, ie, bs, ws, options, &plan);
+    FUZZ_CHECK(ps == NDPAD_OK || ps == NDPAD_ERR_OVERFLOW,
+               "ndpad_window_plan_create rejects a valid window: %d (%s)", (int)ps,
+               ndpad_last_error());
+    FUZZ_CHECK((plan != NULL) == (ps == NDPAD_OK), "plan and status disagree");
+    ndpad_plan_destroy(plan);
+}
+
 static void check_valid(const fuzz_case *c)
 {
     const ndpad_problem *p = &c->p;
@@ -381,6 +474,7 @@ static void check_valid(const fuzz_case *c)
             FUZZ_CHECK(st == NDPAD_OK, "ndpad_plan_create rejects a valid problem: %d (%s)",
                        (int)st, ndpad_last_error());
             ndpad_plan_destroy(plan);
+            plan_big_window(c, n, &options);
         }
         return;
     }
@@ -397,9 +491,10 @@ static void check_valid(const fuzz_case *c)
     ndpad_problem ref_problem = *p;
     const void *ref_in;
     if (c->in_place) {
-        /* the input elements inside the output's interior */
+        /* the input elements inside the output's interior; an empty input has none, and on
+         * its empty axis pads_begin may reach one past the output's end, outside the layout */
         int64_t offset = 0;
-        for (int32_t k = 0; k < rank; k++) offset += c->pb[k] * c->out_strides[k];
+        for (int32_t k = 0; k < rank && in_count > 0; k++) offset += c->pb[k] * c->out_strides[k];
         unsigned char *inside = v.initial + v.out_origin + offset * (int64_t)es;
         test_fill_strided(&rng, inside, rank, p->shape, c->in_strides, es);
         v.in = inside;
@@ -437,6 +532,27 @@ static void check_valid(const fuzz_case *c)
                  ndpad_isa_name((ndpad_isa)all_isas[i]));
         compare_variant(c, &v, what, plan);
         ndpad_plan_destroy(plan);
+    }
+
+    /* Windows gather the input densely: only inputs as small as the runnable outputs. */
+    if (v.want == NDPAD_OK && !c->null_in && !c->null_out && rank > 0 && in_count <= FUZZ_MAX_OUT &&
+        (__int128)in_count * (__int128)es <= FUZZ_MAX_BYTES) {
+        unsigned char *dense_in = test_xmalloc((size_t)in_count * es);
+        unsigned char *dense_out = test_xmalloc((size_t)count * es);
+        if (c->in_place)
+            memcpy(dense_in, dense, (size_t)in_count * es);
+        else if (in_count > 0 && reads)
+            test_gather_dense(p, v.in, dense_in);
+        else
+            memset(dense_in, 0, (size_t)in_count * es);
+        ndpad_problem dense_problem = *p;
+        dense_problem.in_strides = NULL;
+        dense_problem.out_strides = NULL;
+        FUZZ_CHECK(ndpad_ref_pad(&dense_problem, dense_in, dense_out) == NDPAD_OK,
+                   "fuzz bug: the reference fails on the dense problem");
+        check_window(c, n, dense_in, dense_out, &rng);
+        free(dense_in);
+        free(dense_out);
     }
 
     free(v.initial);

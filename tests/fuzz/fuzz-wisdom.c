@@ -3,7 +3,7 @@
  * wisdom may do to plans: stored wisdom must never cause a failure and never change a result.
  *
  * The bytes become a wisdom text, either raw (the first byte's low bits 0) or a valid header
- * ("ndpad-wisdom 1", this machine's fingerprint line) followed by generated lines: class
+ * ("ndpad-wisdom <version>", this machine's fingerprint line) followed by generated lines: class
  * lines for the problem classes of the plans below with hostile tile numbers (0, negative,
  * INT64_MAX, 65537 threads, stream 2, gbps nan/inf/1e300, ...), class lines with one token
  * replaced by raw bytes, raw byte lines, over-long lines, CRLF, a cut-off last line. Then:
@@ -174,8 +174,23 @@ static void put_class_line(fuzz_reader *r, text_buf *t)
         rows = small[fuzz_u8(r) % 8];
         cols = small[fuzz_u8(r) % 8];
     }
-    snprintf(line, sizeof line, "class %s tile_rows=%s tile_cols=%s threads=%s stream=%s gbps=%s",
-             key, rows, cols, threads, stream, gbps);
+    /* Format 4's optional fields (none: a format 2/3 line), valid and not, chosen from
+     * bytes already read so that older inputs keep their lines' numbers. */
+    static const char *const choices[] = {"",
+                                          " copy=vector path=auto",
+                                          " copy=memcpy path=rows",
+                                          " copy=movsb",
+                                          " path=rows",
+                                          " copy=bogus",
+                                          " path=sideways",
+                                          " copy= path=auto",
+                                          " path=auto copy=memcpy",
+                                          " copy=movsb path=rows"};
+    const char *choice = choices[(uint8_t)(which ^ shape) % FUZZ_COUNT(choices)];
+    snprintf(line, sizeof line,
+             "class %s tile_rows=%s tile_cols=%s threads=%s stream=%s%s "
+             "gbps=%s",
+             key, rows, cols, threads, stream, choice, gbps);
     if (shape & 64) {
         /* one byte of the line replaced by a raw byte */
         const size_t at = fuzz_u8(r) % strlen(line);

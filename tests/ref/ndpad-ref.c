@@ -142,7 +142,11 @@ ndpad_status ndpad_ref_validate(const ndpad_problem *p, ndpad_ref_verdict *verdi
             breaks(&v, NDPAD_ERR_EMPTY_AXIS, "shape[%d]", (int)k);
     }
 
-    if (p->out_strides != NULL) {
+    /* An empty output addresses nothing: its strides may be anything, zeros included. */
+    bool out_empty = false;
+    for (int32_t k = 0; k < rank; k++)
+        if (axis[k].d >= 0 && axis[k].r >= 0 && axis[k].n == 0) out_empty = true;
+    if (p->out_strides != NULL && !out_empty) {
         for (int32_t k = 0; k < rank; k++) {
             const ref_axis *a = &axis[k];
             if (a->d >= 0 && a->r >= 0 && a->n > 1 && p->out_strides[k] == 0)
@@ -430,6 +434,14 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
         t->pb[k] = b > 0 ? b : 0;
         t->pe[k] = e > 0 ? e : 0;
     }
+    /* ndpad addresses the dense ONNX input as a whole: when any of it is read (the crop
+     * keeps something on every axis), its byte count must fit int64 too */
+    bool kept_all = true;
+    for (int32_t k = 0; k < rank; k++) kept_all = kept_all && t->cropped[k] > 0;
+    if (kept_all && in_count <= REF_I64_MAX &&
+        sat_mul(in_count, (int64_t)(elem_size > (size_t)INT64_MAX ? INT64_MAX : elem_size)) >
+            REF_I64_MAX)
+        breaks(&v, NDPAD_ERR_OVERFLOW, "shape");
     t->core.rank = rank;
     t->core.mode = t->mode;
     t->core.elem_size = elem_size;

@@ -1,4 +1,5 @@
-/* CONSTANT and EDGE borders with NEON: one element splat into full-width stores. */
+/* Broadcast (CONSTANT and EDGE borders) with NEON: one element splat into full-width
+ * stores. */
 #include "kernels/filler-entries.h"
 #include "kernels/kernels.h"
 #include "kernels/neon/vector-neon.h"
@@ -8,4 +9,4 @@ static inline void broadcast_run(uint8_t *dst, const void *src, int64_t count, s
     ndpad_store_pattern_neon(dst, (size_t)count * bytes, ndpad_splat_neon(src, bytes));
 }
 
-NDPAD_DEFINE_BROADCAST_FILLERS(neon, broadcast_run)
+NDPAD_DEFINE_FAST_FILLERS(neon, broadcast, broadcast_run)

@@ -1,7 +1,7 @@
-/* REFLECT and SYMMETRIC borders with NEON: reversed copies reversed in registers
+/* Reversed copies (REFLECT and SYMMETRIC borders) with NEON, reversed in registers
  * (vrev64 + vext); 16-byte elements are whole vectors moved in reverse order. */
 #include "kernels/filler-entries.h"
 #include "kernels/kernels.h"
 #include "kernels/neon/vector-neon.h"
 
-NDPAD_DEFINE_REVERSE_FILLERS(neon, ndpad_reverse_run_neon)
+NDPAD_DEFINE_FAST_FILLERS(neon, reverse, ndpad_reverse_run_neon)

@@ -1,5 +1,5 @@
-/* Fixed-size element moves shared by the scalar fillers: broadcast and reversed copy,
- * written so the compiler can vectorize them, plus the any-size versions. */
+/* Fixed-size element moves of the scalar fillers: broadcast and reversed copy, written so
+ * the compiler can vectorize them, plus the any-size versions. */
 #ifndef NDPAD_ELEMENT_SCALAR_H
 #define NDPAD_ELEMENT_SCALAR_H
 
@@ -36,6 +36,38 @@ NDPAD_DEFINE_ELEMENT_MOVES(2, uint16_t)
 NDPAD_DEFINE_ELEMENT_MOVES(4, uint32_t)
 NDPAD_DEFINE_ELEMENT_MOVES(8, uint64_t)
 NDPAD_DEFINE_ELEMENT_MOVES(16, ndpad_e16)
+
+/* `bytes` is a constant in each stamped entry point, so the switch folds away. */
+static inline void ndpad_broadcast_run(void *restrict dst, const void *restrict src, int64_t count,
+                                       size_t bytes)
+{
+    switch (bytes) {
+    case 1: ndpad_broadcast_e1(dst, src, count); break;
+    case 2: ndpad_broadcast_e2(dst, src, count); break;
+    case 4: ndpad_broadcast_e4(dst, src, count); break;
+    case 8: ndpad_broadcast_e8(dst, src, count); break;
+    default: ndpad_broadcast_e16(dst, src, count); break;
+    }
+}
+
+static inline void ndpad_reverse_run(void *restrict dst, const void *restrict src, int64_t count,
+                                     size_t bytes)
+{
+    switch (bytes) {
+    case 1: ndpad_reverse_e1(dst, src, count); break;
+    case 2: ndpad_reverse_e2(dst, src, count); break;
+    case 4: ndpad_reverse_e4(dst, src, count); break;
+    case 8: ndpad_reverse_e8(dst, src, count); break;
+    default: ndpad_reverse_e16(dst, src, count); break;
+    }
+}
+
+/* Forward runs of any size: the C library's memcpy. */
+static inline void ndpad_forward_run(void *restrict dst, const void *restrict src, int64_t count,
+                                     size_t elem_size)
+{
+    memcpy(dst, src, (size_t)count * elem_size);
+}
 
 /* Any size: one element, then copies of what is already written, doubling each time. */
 static inline void ndpad_broadcast_any(void *restrict dst, const void *restrict src, int64_t count,

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Draw sweep.png from ndpad-bench-sweep's JSON (--benchmark_format=json).
+
+    ndpad-bench-sweep --benchmark_format=json --benchmark_out=sweep.json
+    python3 ci/bench-sweep.py sweep.json [--out sweep.png] [--baseline old.json]
+
+Left: the row-length sweep (16 MiB of output, rows 16 B .. 64 KiB), time / memcpy time
+against row bytes, one line per mode and thread count, back-to-back (solid) and
+interleaved with memcpy (dashed). Right: the shape classes, back-to-back ratio per class
+and thread count (and the baseline's, when given). A table of every case is printed too.
+"""
+import argparse
+import json
+import re
+import sys
+
+
+def load(path):
+    """{name without /manual_time: counters} of the plain (not aggregate) runs."""
+    with open(path) as f:
+        data = json.load(f)
+    runs = {}
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+            continue
+        name = re.sub(r"/manual_time$", "", b["name"])
+        runs[name] = b
+    return runs
+
+
+def sweep_lines(runs):
+    """{(mode, threads): [(row_bytes, b2b, interleaved)]} of the sweep cases."""
+    lines = {}
+    for name, b in runs.items():
+        m = re.match(r"sweep/(\w+)/row:(\d+)/threads:(\d+)$", name)
+        if m:
+            lines.setdefault((m.group(1), int(m.group(3))), []).append(
+                (int(m.group(2)), b["vs_memcpy_b2b"], b["vs_memcpy_interleaved"]))
+    return {k: sorted(v) for k, v in lines.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("json")
+    parser.add_argument("--out", default="sweep.png")
+    parser.add_argument("--baseline", help="an earlier run's JSON to draw beside")
+    args = parser.parse_args()
+    runs = load(args.json)
+    base = load(args.baseline) if args.baseline else {}
+    if not runs:
+        sys.exit(f"bench-sweep.py: no benchmark runs in {args.json}")
+
+    print(f"{'case':44} {'us':>10} {'b2b':>6} {'intl':>6}" + ("  base_b2b" if base else ""))
+    for name, b in sorted(runs.items()):
+        extra = f"  {base[name]['vs_memcpy_b2b']:8.2f}" if name in base else ""
+        print(f"{name:44} {b['us']:10.1f} {b['vs_memcpy_b2b']:6.2f} "
+              f"{b['vs_memcpy_interleaved']:6.2f}{extra}")
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5))
+    for (mode, threads), points in sorted(sweep_lines(runs).items()):
+        rows = [p[0] for p in points]
+        line, = left.plot(rows, [p[1] for p in points], marker="o",
+                          label=f"{mode}, {threads} thr, back-to-back")
+        left.plot(rows, [p[2] for p in points], linestyle="--", color=line.get_color(),
+                  label=f"{mode}, {threads} thr, interleaved")
+    for (mode, threads), points in sorted(sweep_lines(base).items()):
+        left.plot([p[0] for p in points], [p[1] for p in points], linestyle=":",
+                  color="grey", alpha=0.6)
+    left.axhline(1.0, color="black", linewidth=0.8)
+    left.set_xscale("log", base=2)
+    left.set_yscale("log")  # short rows cost many times memcpy; long ones near 1
+    left.set_xlabel("output row bytes (16 MiB of output)")
+    left.set_ylabel("time / memcpy time")
+    left.set_title("row-length sweep" + (" (grey dotted: baseline)" if base else ""))
+    left.legend(fontsize=7)
+
+    classes = sorted(n for n in runs if n.startswith("class/"))
+    y = range(len(classes))
+    right.barh([i + 0.2 for i in y], [runs[n]["vs_memcpy_b2b"] for n in classes], height=0.4,
+               label="back-to-back")
+    right.barh([i - 0.2 for i in y], [runs[n]["vs_memcpy_interleaved"] for n in classes],
+               height=0.4, label="interleaved")
+    if base:
+        right.scatter([base[n]["vs_memcpy_b2b"] if n in base else float("nan") for n in classes],
+                      [i + 0.2 for i in y], color="black", marker="|", s=200,
+                      label="baseline back-to-back")
+    right.set_yticks(list(y))
+    right.set_yticklabels([n[len("class/"):] for n in classes], fontsize=8)
+    right.axvline(1.0, color="black", linewidth=0.8)
+    right.set_xlabel("time / memcpy time")
+    right.set_title("shape classes")
+    right.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Fails when two units of src/ depend on each other in a circle.
+
+A unit is a .c file with the header of the same name beside it (planner.c + planner.h), or a
+header on its own (plan.h, checked.h). Unit A depends on unit B when A
+  - calls a function B defines (any identifier followed by "(" that B's .c defines with
+    external linkage, or that B's header defines as a static inline function or a
+    function-like macro), or
+  - includes B's header and B has a .c file (a header-only unit is a shared vocabulary of
+    types: including it is no dependency of its own, but calling its inline code is).
+Comments and string literals are ignored. The order the units may call each other in is
+written down in HACKING.md ("Dependency order"); this check only refuses circles, so it works
+on whatever files src/ holds.
+
+Usage: ci/check-deps.py [--root DIR] [--graph]
+  --graph  also print every unit's dependencies (a quick map of src/)
+Exit status: 0 without circles, 1 with (each circle printed with the calls that make it),
+2 when its own self-test (a small tree with a known circle) fails."""
+
+import argparse
+import os
+import re
+import sys
+
+C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "defined", "_Alignof",
+              "_Static_assert", "__attribute__", "__builtin_expect", "alignof", "do", "else"}
+
+
+def strip_comments_and_strings(text):
+    """The text with comments, string and character literals blanked (newlines kept)."""
+    pattern = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                         re.S)
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def bodies(code):
+    """The code a unit runs: function bodies (inside braces) and macro definitions; file-scope
+    prototypes and declarations are left out (a prototype is no call)."""
+    out, depth = [], 0
+    for line in code.split("\n"):
+        if line.lstrip().startswith("#"):
+            out.append(line if re.match(r"\s*#\s*define\b", line) else "")
+            continue
+        kept = []
+        for ch in line:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            kept.append(ch if depth > 0 else " ")
+        out.append("".join(kept))
+    return "\n".join(out)
+
+
+def top_level_functions(code):
+    """Names of the functions defined at file scope: (external, static inline, macros,
+    every function defined here)."""
+    external, inline, macros, local = set(), set(), set(), set()
+    depth = 0
+    statement = []
+    for line in code.split("\n"):
+        m = re.match(r"\s*#\s*define\s+(\w+)\(", line)
+        if m:
+            macros.add(m.group(1))
+        if line.lstrip().startswith("#"):
+            continue
+        for ch in line:
+            if depth == 0:
+                statement.append(ch)
+            if ch == "{":
+                if depth == 0:
+                    head = "".join(statement)
+                    m = re.search(r"(\w+)\s*\([^;{}]*\)\s*(?:__attribute__\s*\(\(.*\)\)\s*)?\{$",
+                                  head.strip(), re.S)
+                    if m and m.group(1) not in C_KEYWORDS:
+                        local.add(m.group(1))
+                        is_static = re.search(r"\bstatic\b", head.split(m.group(1))[0])
+                        (inline if is_static and "inline" in head else
+                         external if not is_static else set()).add(m.group(1))
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    statement = []
+            elif ch == ";" and depth == 0:
+                statement = []
+        if depth == 0:
+            statement.append("\n")
+    return external, inline, macros, local | macros
+
+
+def collect_units(src):
+    """{unit: {"files": [...], "code": {path: text}}} for every .c and .h under src/."""
+    units = {}
+    for folder, _, names in sorted(os.walk(src)):
+        for name in sorted(names):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            unit = os.path.relpath(os.path.splitext(path)[0], src)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                code = strip_comments_and_strings(f.read())
+            units.setdefault(unit, {"files": [], "code": {}})
+            units[unit]["files"].append(os.path.relpath(path, src))
+            units[unit]["code"][path] = code
+    return units
+
+
+def dependencies(units, src):
+    """{unit: {other_unit: [reasons]}}"""
+    provider = {}  # function or macro name -> unit
+    header_of = {}  # include name as written ("plan.h", "kernels/kernels.h") -> unit
+    has_c = {u for u, d in units.items() if any(f.endswith(".c") for f in d["files"])}
+    for unit, data in units.items():
+        for path, code in data["code"].items():
+            external, inline, macros, _ = top_level_functions(code)
+            names = external if path.endswith(".c") else inline | macros
+            for name in names:
+                provider.setdefault(name, unit)
+            if path.endswith(".h"):
+                rel = os.path.relpath(path, src)
+                header_of[rel] = unit
+                header_of.setdefault(os.path.basename(rel), unit)
+    deps = {u: {} for u in units}
+    for unit, data in units.items():
+        for path, code in data["code"].items():
+            here = os.path.relpath(os.path.dirname(path), src)
+            for m in re.finditer(r'#\s*include\s*"([^"]+)"', open(path).read()):
+                name = os.path.normpath(os.path.join(here, m.group(1))) if here != "." \
+                    else m.group(1)
+                other = header_of.get(name, header_of.get(os.path.basename(m.group(1))))
+                if other and other != unit and other in has_c:
+                    deps[unit].setdefault(other, []).append(
+                        "%s includes %s" % (os.path.basename(path), m.group(1)))
+            own = top_level_functions(code)[3]
+            for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", bodies(code)):
+                other = provider.get(m.group(1))
+                if other and other != unit and m.group(1) not in own:
+                    reasons = deps[unit].setdefault(other, [])
+                    why = "%s calls %s" % (os.path.basename(path), m.group(1))
+                    if why not in reasons:
+                        reasons.append(why)
+    return deps
+
+
+def circles(deps):
+    """Strongly connected components with more than one unit (Tarjan)."""
+    index, low, stack, on_stack, result = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(deps[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                result.append(sorted(component))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(deps):
+        if v not in index:
+            visit(v)
+    return result
+
+
+def self_test():
+    """The check finds a circle made of calls and includes, and passes a tree without one:
+    a check that cannot fail would prove nothing."""
+    import tempfile
+    files = {
+        "a.c": '#include "a.h"\n#include "b.h"\nint a_run(void) { return b_step(); }\n',
+        "a.h": "int a_run(void);\n",
+        "b.c": '#include "b.h"\n#include "c.h"\nint b_step(void) { return c_inline(); }\n',
+        "b.h": "int b_step(void); /* a_run( in a comment is no call */\n",
+        "c.h": "static inline int c_inline(void) { return 1; }\n",
+    }
+    with tempfile.TemporaryDirectory() as root:
+        os.mkdir(os.path.join(root, "src"))
+        for name, text in files.items():
+            with open(os.path.join(root, "src", name), "w") as f:
+                f.write(text)
+        src = os.path.join(root, "src")
+        if circles(dependencies(collect_units(src), src)):
+            return "a tree without a circle was refused"
+        with open(os.path.join(src, "c.h"), "a") as f:  # c's inline code now calls a
+            f.write("int a_run(void);\nstatic inline int c_back(void) { return a_run(); }\n")
+        with open(os.path.join(src, "c.c"), "w") as f:
+            f.write('#include "c.h"\n')
+        found = circles(dependencies(collect_units(src), src))
+        if found != [["a", "b", "c"]]:
+            return "the circle a -> b -> c -> a was not found (got %r)" % found
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
+    parser.add_argument("--graph", action="store_true")
+    args = parser.parse_args()
+    problem = self_test()
+    if problem:
+        print("check-deps: self-test failed: %s" % problem, file=sys.stderr)
+        return 2
+    src = os.path.join(args.root, "src")
+    units = collect_units(src)
+    deps = dependencies(units, src)
+    if args.graph:
+        for unit in sorted(deps):
+            print("%-32s -> %s" % (unit, ", ".join(sorted(deps[unit])) or "-"))
+    found = circles(deps)
+    for component in found:
+        print("check-deps: circle between %s:" % ", ".join(component), file=sys.stderr)
+        for a in component:
+            for b in component:
+                if b in deps[a]:
+                    print("  %s -> %s: %s" % (a, b, "; ".join(deps[a][b][:4])),
+                          file=sys.stderr)
+    if found:
+        print("check-deps: %d circle(s) among the units of src/; see HACKING.md, "
+              "\"Dependency order\"" % len(found), file=sys.stderr)
+        return 1
+    print("check-deps: %d units of src/, no circle" % len(units))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

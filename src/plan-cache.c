@@ -1,0 +1,195 @@
+/* The one-shot plan cache: a few slots of static storage (no allocation, so nothing to
+ * free at exit and nothing for the allocation tests to count), each a plan copied by value
+ * with the exact bytes of the problem it was made for. A hit copies the plan out under the
+ * lock and the caller executes its copy: a slot may be replaced meanwhile without harm.
+ * The output-stream tables are copied too (held in the slot), or rebuilt on the copy when
+ * they are too large to hold: a cached plan takes the same path as a fresh one.
+ * Slots are compared with memcmp, which leaves at the first differing word (a byte-wise
+ * hash of the ~300-byte key cost 0.5 us: more than the planning it saves).
+ *
+ * What the key holds is everything a default-options plan depends on: every field and
+ * array of the problem (and the pad value), the OpenMP thread budget, and the environment
+ * variables the planner reads (NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM). The wisdom may
+ * change between calls (import, forget, a tuner in another thread): a slot remembers what
+ * the wisdom said for its plan's class, and a hit whose answer differs now is a miss. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "plan-cache.h"
+#include "stream-plan.h"
+#include "wisdom.h"
+
+#define SLOTS 8
+/* Planning costs well under a microsecond: above this output size it is lost in the copy. */
+#define CACHE_MAX_OUTPUT_BYTES ((int64_t)1 << 20)
+#define ENV_CHARS              16
+
+typedef struct cache_key {
+    int32_t rank, mode;
+    uint64_t elem_size;
+    int32_t threads;        /* omp_get_max_threads(): the default budget follows it */
+    uint32_t arrays;        /* bit k: array k given (interior, strides)             */
+    char env[3][ENV_CHARS]; /* NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM (truncated)    */
+    unsigned char pad[NDPAD_PLAN_CACHE_PAD];
+    int64_t values[6 * NDPAD_MAX_RANK]; /* shape, pads, interior, strides: rank each    */
+} cache_key;
+
+typedef struct cache_slot {
+    bool used;
+    size_t key_bytes;
+    cache_key key;
+    ndpad_plan plan;
+    unsigned char pad[NDPAD_PLAN_CACHE_PAD];
+    ndpad_wisdom_key wisdom_key;
+    bool wisdom_found; /* what the wisdom said for the class when planned     */
+    ndpad_tile wisdom_tile;
+    _Alignas(16) unsigned char stream[NDPAD_PLAN_CACHE_STREAM];
+    bool stream_held;    /* plan.stream points to `stream`                          */
+    bool stream_rebuild; /* the plan had tables too large to hold: rebuild on a hit */
+} cache_slot;
+
+static pthread_mutex_t cache_mutex = PTHREAD_MUTEX_INITIALIZER;
+static cache_slot slots[SLOTS];
+static unsigned next_victim;
+
+static void env_copy(char *dst, const char *name)
+{
+    const char *v = getenv(name);
+    memset(dst, 0, ENV_CHARS);
+    /* a longer value is not one the planner knows: any such value plans alike */
+    if (v != NULL)
+        strncpy(dst, v, ENV_CHARS - 1);
+    else
+        dst[ENV_CHARS - 1] = 1;
+}
+
+/* The key of `problem` in *key and its used size, or 0 when the problem is not cached
+ * (malformed: the planner reports it; or a pad value larger than a key holds). */
+static size_t make_key(const ndpad_problem *p, cache_key *key)
+{
+    if (p == NULL || p->rank < 0 || p->rank > NDPAD_MAX_RANK || p->elem_size < 1 ||
+        p->elem_size > NDPAD_PLAN_CACHE_PAD)
+        return 0;
+    if (p->rank > 0 && (p->shape == NULL || p->pads_begin == NULL || p->pads_end == NULL)) return 0;
+    const size_t bytes = offsetof(cache_key, values) + 6 * (size_t)p->rank * sizeof(int64_t);
+    memset(key, 0, bytes); /* absent arrays and padding compare equal */
+    key->rank = p->rank;
+    key->mode = p->mode;
+    key->elem_size = p->elem_size;
+#ifdef _OPENMP
+    key->threads = omp_get_max_threads();
+#endif
+    env_copy(key->env[0], "NDPAD_ISA");
+    env_copy(key->env[1], "NDPAD_TUNING");
+    env_copy(key->env[2], "NDPAD_STREAM");
+    if (p->pad_value != NULL)
+        memcpy(key->pad, p->pad_value, p->elem_size);
+    else
+        key->arrays |= 1u << 6;
+    const int64_t *const arrays[6] = {p->shape,    p->pads_begin, p->pads_end,
+                                      p->interior, p->in_strides, p->out_strides};
+    const size_t r = (size_t)p->rank;
+    for (int k = 0; k < 6; k++) {
+        if (arrays[k] == NULL) continue;
+        key->arrays |= 1u << k;
+        memcpy(key->values + k * r, arrays[k], r * sizeof(int64_t));
+    }
+    return bytes;
+}
+
+static bool same_tile(ndpad_tile a, ndpad_tile b)
+{
+    return a.rows == b.rows && a.cols == b.cols && a.threads == b.threads && a.stream == b.stream &&
+           a.copy == b.copy && a.rows_path == b.rows_path;
+}
+
+bool ndpad_plan_cache_get(const ndpad_problem *problem, ndpad_cached_plan *cached)
+{
+    ndpad_plan *const plan = &cached->plan;
+    unsigned char *const pad = cached->pad;
+    bool rebuild = false;
+    cached->owns_stream = false;
+    cache_key key;
+    const size_t bytes = make_key(problem, &key);
+    if (bytes == 0) return false;
+    bool hit = false;
+    ndpad_wisdom_key wisdom_key;
+    bool wisdom_found = false;
+    ndpad_tile wisdom_tile = {.rows = 0};
+    pthread_mutex_lock(&cache_mutex);
+    for (int s = 0; s < SLOTS; s++) {
+        const cache_slot *slot = &slots[s];
+        if (!slot->used || slot->key_bytes != bytes || memcmp(&slot->key, &key, bytes) != 0)
+            continue;
+        *plan = slot->plan;
+        memcpy(pad, slot->pad, NDPAD_PLAN_CACHE_PAD);
+        if (slot->stream_held)
+            plan->stream =
+                ndpad_stream_copy(slot->plan.stream, cached->stream, sizeof(cached->stream));
+        rebuild = slot->stream_rebuild;
+        wisdom_key = slot->wisdom_key;
+        wisdom_found = slot->wisdom_found;
+        wisdom_tile = slot->wisdom_tile;
+        hit = true;
+        break;
+    }
+    pthread_mutex_unlock(&cache_mutex);
+    if (!hit) return false;
+    /* The wisdom changed for this class since the plan was made: plan again. */
+    ndpad_tile now;
+    const bool found = ndpad_wisdom_lookup(&wisdom_key, &now);
+    if (found != wisdom_found || (found && !same_tile(now, wisdom_tile))) return false;
+    if (plan->pad_value != NULL) plan->pad_value = pad;
+    if (rebuild) {
+        /* On failure (no memory) the executor's rows serve: the same bytes. */
+        if (ndpad_stream_plan(plan, &plan->stream, "ndpad_pad") != NDPAD_OK) plan->stream = NULL;
+        cached->owns_stream = plan->stream != NULL;
+    }
+    return true;
+}
+
+void ndpad_plan_cache_release(ndpad_cached_plan *cached)
+{
+    if (cached->owns_stream) ndpad_stream_destroy(cached->plan.stream);
+    cached->owns_stream = false;
+    cached->plan.stream = NULL;
+}
+
+void ndpad_plan_cache_put(const ndpad_problem *problem, const ndpad_plan *plan)
+{
+    int64_t out_bytes;
+    if (__builtin_mul_overflow(plan->out_elems, (int64_t)plan->problem_elem_size, &out_bytes) ||
+        out_bytes > CACHE_MAX_OUTPUT_BYTES || plan->elem_size > NDPAD_PLAN_CACHE_PAD)
+        return;
+    cache_key key;
+    const size_t bytes = make_key(problem, &key);
+    if (bytes == 0) return;
+    const ndpad_wisdom_key wisdom_key = ndpad_wisdom_key_of(plan);
+    ndpad_tile wisdom_tile = {.rows = 0};
+    const bool wisdom_found = ndpad_wisdom_lookup(&wisdom_key, &wisdom_tile);
+    pthread_mutex_lock(&cache_mutex);
+    cache_slot *slot = &slots[next_victim++ % SLOTS];
+    slot->used = true;
+    slot->key_bytes = bytes;
+    memcpy(&slot->key, &key, bytes);
+    slot->plan = *plan;
+    slot->plan.stream = NULL;
+    slot->stream_held = slot->stream_rebuild = false;
+    if (plan->stream != NULL) {
+        slot->plan.stream = ndpad_stream_copy(plan->stream, slot->stream, sizeof(slot->stream));
+        slot->stream_held = slot->plan.stream != NULL;
+        slot->stream_rebuild = !slot->stream_held;
+    }
+    memset(slot->pad, 0, sizeof(slot->pad));
+    if (plan->pad_value != NULL) memcpy(slot->pad, plan->pad_value, plan->elem_size);
+    slot->wisdom_key = wisdom_key;
+    slot->wisdom_found = wisdom_found;
+    slot->wisdom_tile = wisdom_tile;
+    pthread_mutex_unlock(&cache_mutex);
+}

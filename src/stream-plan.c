@@ -1,0 +1,323 @@
+/* Whether a plan can use the output-stream path, and its precomputed border tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "checked.h"
+#include "isa-slots.h"
+#include "stream-plan.h"
+
+/* Border tables grow with the border (64 + 8 bytes per border byte and side); beyond this
+ * the per-row fillers of the executor, which broadcast long runs, are as good. */
+#define NDPAD_STREAM_MAX_BORDER_BYTES 256
+/* Shorter rows do not take the BLOCKS kernels by default: with every block assembled from
+ * two or three rows, they measured 1.5-3x slower on 128-256 B reflect rows and at best even
+ * on 16-64 B constant rows (row-length sweep, one thread, loaded AMD EPYC), while from 512 B
+ * on they tie or win (volume reflect, 528 B rows: 72 -> 66 us; crop-pad ~10%). */
+#define NDPAD_STREAM_MIN_BLOCK_ROW_BYTES 512
+/* Rows up to this many vector widths of the level (isa-levels.inc: 16 bytes scalar, 32
+ * AVX2, 64 AVX-512) take the ROWS kernels by default in the modes that read the input, where
+ * no BLOCKS kernel does: callgrind, reflect sweep, instructions per output byte, executor's
+ * rows -> ROWS. AVX2: 16 B 9.3 -> 3.8, 64 B 2.3 -> 1.0, 256 B 0.66 -> 0.37, 512 B 0.44 ->
+ * 0.27, 1 KiB 0.27 -> 0.21, 2 KiB 0.18 -> 0.18; volume (528 B) 0.57 -> 0.29, 5d (264 B)
+ * 0.65 -> 0.37. Scalar (16-byte moves): 16 B 9.1 -> 3.7, 256 B 0.63 -> 0.53, 512 B 0.41 ->
+ * 0.42, 1 KiB 0.25 -> 0.37. CONSTANT stays with the executor's flat gaps, which were as
+ * cheap (AVX2 64 B 0.75 vs 0.79, 512 B 0.25 vs 0.24, 2 KiB 0.13 vs 0.18). */
+#define NDPAD_STREAM_MAX_ROWS_WIDTHS 32
+
+/* Source byte, from the row's start, of output row byte q (a border byte). */
+static int64_t source_byte(const ndpad_plan *plan, const ndpad_dim *row, int64_t q)
+{
+    const int64_t es = (int64_t)plan->elem_size;
+    return ndpad_dim_source(row, plan->mode, q / es) * es + q % es;
+}
+
+/* Lanes [lo, hi) of a 64-lane mask, each bound clamped to [0, 64]. */
+static uint64_t lane_range(int64_t lo, int64_t hi)
+{
+    lo = lo < 0 ? 0 : lo > 64 ? 64 : lo;
+    hi = hi < 0 ? 0 : hi > 64 ? 64 : hi;
+    if (hi <= lo) return 0;
+    const uint64_t below_hi = hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1;
+    const uint64_t below_lo = lo == 64 ? ~(uint64_t)0 : ((uint64_t)1 << lo) - 1;
+    return below_hi & ~below_lo;
+}
+
+/* The window of border bytes [q0, q1): its first source byte in *window, false when they
+ * span more than one block. */
+static bool border_window(const ndpad_plan *plan, const ndpad_dim *row, int64_t q0, int64_t q1,
+                          int64_t *window)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t q = q0; q < q1; q++) {
+        const int64_t s = source_byte(plan, row, q);
+        lo = s < lo ? s : lo;
+        hi = s > hi ? s : hi;
+    }
+    *window = q0 < q1 ? lo : 0;
+    return q0 >= q1 || hi - lo < NDPAD_STREAM_BLOCK;
+}
+
+/* Entries for blocks starting at row bytes p = first + e, e < entries, of the border bytes
+ * [q0, q1) read through a window starting at source byte `window`. */
+static void fill_table(const ndpad_plan *plan, const ndpad_dim *row, int64_t q0, int64_t q1,
+                       int64_t window, int64_t first, int64_t entries, uint8_t *index,
+                       uint64_t *mask)
+{
+    for (int64_t e = 0; e < entries; e++) {
+        const int64_t p = first + e;
+        mask[e] = lane_range(q0 - p, q1 - p);
+        for (int64_t k = 0; k < NDPAD_STREAM_BLOCK; k++) {
+            const int64_t q = p + k;
+            index[e * NDPAD_STREAM_BLOCK + k] =
+                q >= q0 && q < q1 ? (uint8_t)(source_byte(plan, row, q) - window) : 0;
+        }
+    }
+}
+
+/* NDPAD_STREAM: "off" never takes the stream path (A/B measurements); "always" takes it
+ * whatever the row length, with the level's BLOCKS kernel where it has one for the mode and
+ * its ROWS kernel otherwise; "reference" with the scalar ROWS kernel on every level (tests).
+ * SHORT_ROWS, where the level has it and a row fits, comes first in every case but
+ * "reference".
+ * Unset: the BLOCKS kernel for rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more, the ROWS
+ * kernel for rows up to NDPAD_STREAM_MAX_ROWS_WIDTHS vectors that read the input, else the
+ * executor's rows. */
+/* Each level's vector width in bytes (isa-levels.inc). */
+static const int64_t level_width[NDPAD_ISA_SLOTS] = {
+#define NDPAD_ISA_LEVEL(ID, name, PARENT, arch, width, ...) [NDPAD_ISA_##ID] = width,
+#include "isa-levels.inc"
+#undef NDPAD_ISA_LEVEL
+};
+
+enum stream_choice { STREAM_DEFAULT, STREAM_OFF, STREAM_ALWAYS, STREAM_REFERENCE };
+
+static enum stream_choice stream_choice_from_environment(void)
+{
+    const char *env = getenv("NDPAD_STREAM");
+    if (env == NULL) return STREAM_DEFAULT;
+    if (strcmp(env, "off") == 0) return STREAM_OFF;
+    if (strcmp(env, "always") == 0) return STREAM_ALWAYS;
+    if (strcmp(env, "reference") == 0) return STREAM_REFERENCE;
+    return STREAM_DEFAULT;
+}
+
+/* SHORT_ROWS (`width` 64) and SHORT_ROWS_16 (16): whether a row of at most `width` bytes
+ * reads only bytes of one `width`-byte window of its source row that the kernel can load
+ * without reading outside the row; with `stream`, its byte map, window and masks too. */
+static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t width,
+                      ndpad_stream *stream)
+{
+    const int64_t es = (int64_t)plan->elem_size, source_bytes = row->d * es;
+    if (plan->row_bytes > width) return false;
+    int64_t lo = INT64_MAX, hi = -1;
+    for (int64_t q = 0; q < plan->row_bytes; q++) {
+        const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
+        if (i < 0) continue;
+        lo = i * es + q % es < lo ? i * es + q % es : lo;
+        hi = i * es + q % es > hi ? i * es + q % es : hi;
+    }
+    if (hi < 0 || hi - lo >= width) return false;
+    int64_t window = lo;
+    uint64_t window_mask = lane_range(0, hi - lo + 1); /* 64: the bytes read */
+    if (width == 16) {
+        /* a whole 16-byte load inside the source row, or its 4-byte words */
+        if (source_bytes >= 16) {
+            window = lo < source_bytes - 16 ? lo : source_bytes - 16;
+            window_mask = 0;
+        } else if (source_bytes % 4 == 0) {
+            window = 0;
+            window_mask = lane_range(0, source_bytes / 4);
+        } else {
+            return false;
+        }
+    }
+    if (stream == NULL) return true;
+    stream->short_window = window;
+    stream->short_window_mask = window_mask;
+    stream->short_pad_mask = 0;
+    for (int64_t q = 0; q < plan->row_bytes; q++) {
+        const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
+        stream->short_map[q] =
+            i < 0 ? (uint8_t)(width == 16 ? 0x80 : 0) : (uint8_t)(i * es + q % es - window);
+        if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
+    }
+    return true;
+}
+
+/* The kind of kernel for the plan, from its level's row of the kernel table, in *kind and
+ * *kernels; false for none (the executor's rows then serve). */
+static bool choose_kernel(const ndpad_plan *plan, ndpad_stream_kind *kind,
+                          const ndpad_kernels **kernels)
+{
+    const enum stream_choice choice = stream_choice_from_environment();
+    if (choice == STREAM_OFF) return false;
+    *kernels = plan->kernels;
+    *kind = NDPAD_STREAM_ROWS;
+    if (choice == STREAM_REFERENCE) {
+        *kernels = ndpad_kernels_select(NDPAD_ISA_SCALAR, plan->elem_size);
+        return true;
+    }
+    const ndpad_stream_kind blocks =
+        plan->mode == NDPAD_CONSTANT ? NDPAD_STREAM_BLOCKS_CONSTANT : NDPAD_STREAM_BLOCKS;
+    const bool has_blocks = plan->kernels->stream[blocks] != NULL;
+    /* one permutation a row beats every other way, in every mode */
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS] != NULL &&
+        short_map(plan, row, NDPAD_STREAM_BLOCK, NULL)) {
+        *kind = NDPAD_STREAM_SHORT_ROWS;
+        return true;
+    }
+    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS_16] != NULL &&
+        short_map(plan, row, 16, NULL)) {
+        *kind = NDPAD_STREAM_SHORT_ROWS_16;
+        return true;
+    }
+    if (choice == STREAM_ALWAYS) {
+        if (has_blocks) *kind = blocks;
+        return true;
+    }
+    if (has_blocks && plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES) {
+        *kind = blocks;
+        return true;
+    }
+    const int64_t width = (int)plan->isa > NDPAD_ISA_AUTO && (int)plan->isa < NDPAD_ISA_SLOTS
+                              ? level_width[plan->isa]
+                              : 16;
+    return plan->mode != NDPAD_CONSTANT && plan->row_bytes <= NDPAD_STREAM_MAX_ROWS_WIDTHS * width;
+}
+
+/* The ROWS kernels' list: the source element of each border element, left then right. */
+static void fill_border_source(const ndpad_plan *plan, const ndpad_dim *row, int64_t *source)
+{
+    int64_t k = 0;
+    for (int64_t o = 0; o < row->copy_begin; o++)
+        source[k++] = ndpad_dim_source(row, plan->mode, o);
+    for (int64_t o = row->copy_end; o < row->n; o++)
+        source[k++] = ndpad_dim_source(row, plan->mode, o);
+}
+
+ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    *result = NULL;
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t es = (int64_t)plan->elem_size;
+    const bool constant = plan->mode == NDPAD_CONSTANT;
+    if (plan->empty || !plan->reads_input || !plan->inner_dense || !plan->out_contiguous ||
+        row->r != 0 || row->n < 1 || es < 1)
+        return NDPAD_OK;
+    if (constant && (es > NDPAD_STREAM_BLOCK || NDPAD_STREAM_BLOCK % es != 0)) return NDPAD_OK;
+    if (constant) {
+        /* Mostly pad rows (e.g. ov-small, 16% input rows): the executor fills a run of pad
+         * rows as one gap, while the stream visits every row (1.2 vs 3.4 us). */
+        int64_t input_rows = 1;
+        for (int32_t k = 0; k + 1 < plan->ndim; k++) input_rows *= plan->dim[k].d;
+        if (input_rows < plan->rows / 2) return NDPAD_OK;
+    }
+    /* The interior's first source byte, inside the source row. A row with no interior (all
+     * of it clamped or cropped away, e.g. EDGE with a pad near -2^63) reads nothing there,
+     * and copy_begin - b may lie far outside the row, even beyond int64: 0, so that the
+     * kernels never form a pointer out of the row (they do, for a copy of zero bytes). */
+    int64_t src_interior = 0;
+    if (row->copy_begin < row->copy_end &&
+        (ndpad_sub_overflows(row->copy_begin, row->b, &src_interior) ||
+         ndpad_mul_overflows(src_interior, es, &src_interior)))
+        return NDPAD_OK;
+    ndpad_stream_kind kind;
+    const ndpad_kernels *kernels;
+    if (!choose_kernel(plan, &kind, &kernels)) return NDPAD_OK;
+
+    const int64_t row_bytes = plan->row_bytes;
+    const int64_t left = row->copy_begin * es, interior_end = row->copy_end * es;
+    const int64_t right = row_bytes - interior_end;
+    if (!constant &&
+        (left > NDPAD_STREAM_MAX_BORDER_BYTES || right > NDPAD_STREAM_MAX_BORDER_BYTES))
+        return NDPAD_OK;
+    int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0;
+    if (!constant && (kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS)) {
+        if (!border_window(plan, row, 0, left, &left_window) ||
+            !border_window(plan, row, interior_end, row_bytes, &right_window))
+            return NDPAD_OK;
+        left_entries = left > 0 ? left + NDPAD_STREAM_BLOCK - 1 : 0;
+        right_entries = right > 0 ? right + NDPAD_STREAM_BLOCK - 1 : 0;
+    }
+    if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
+
+    const size_t entries = (size_t)(left_entries + right_entries);
+    const size_t bytes = sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
+                         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t));
+    ndpad_stream *stream = ndpad_malloc(bytes);
+    if (stream == NULL)
+        NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
+    memset(stream, 0, sizeof(*stream));
+    stream->kernel = kernels->stream[kind];
+    stream->kernel_name = kernels->stream_name[kind];
+    stream->kind = kind;
+    stream->bytes = (int64_t)bytes;
+    stream->row_bytes = row_bytes;
+    stream->left_bytes = left;
+    stream->interior_end = interior_end;
+    stream->src_interior = src_interior;
+    stream->elem_size = es;
+    stream->constant = constant;
+    if (constant) {
+        for (int64_t k = 0; k < 2 * NDPAD_STREAM_BLOCK; k++)
+            stream->pad[k] = plan->pad_value[k % es];
+    }
+    if (kind == NDPAD_STREAM_SHORT_ROWS || kind == NDPAD_STREAM_SHORT_ROWS_16) {
+        /* fits: choose_kernel asked */
+        (void)short_map(plan, row, kind == NDPAD_STREAM_SHORT_ROWS ? NDPAD_STREAM_BLOCK : 16,
+                        stream);
+    } else if (!constant && kind == NDPAD_STREAM_ROWS) {
+        int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
+        fill_border_source(plan, row, source);
+        stream->border_source = source;
+    } else if (!constant) {
+        /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8 */
+        uint64_t *masks = (uint64_t *)(stream + 1);
+        uint8_t *index = (uint8_t *)(masks + entries);
+        const int64_t source_bytes = row->d * es;
+        stream->left_window = left_window;
+        stream->right_window = right_window;
+        stream->left_window_mask = lane_range(0, source_bytes - left_window);
+        stream->right_window_mask = lane_range(0, source_bytes - right_window);
+        stream->left_mask = masks;
+        stream->right_mask = masks + left_entries;
+        stream->left_index = index;
+        stream->right_index = index + left_entries * NDPAD_STREAM_BLOCK;
+        fill_table(plan, row, 0, left, left_window, 1 - NDPAD_STREAM_BLOCK, left_entries, index,
+                   masks);
+        fill_table(plan, row, interior_end, row_bytes, right_window,
+                   interior_end + 1 - NDPAD_STREAM_BLOCK, right_entries,
+                   index + left_entries * NDPAD_STREAM_BLOCK, masks + left_entries);
+    }
+    *result = stream;
+    return NDPAD_OK;
+fail:
+    return status;
+}
+
+/* `p`, a pointer into the tables of `from`, moved to the same place in `to`. */
+static const void *moved(const void *p, const ndpad_stream *from, const ndpad_stream *to)
+{
+    return p == NULL ? NULL : (const char *)to + ((const char *)p - (const char *)from);
+}
+
+ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t size)
+{
+    if ((size_t)stream->bytes > size) return NULL;
+    ndpad_stream *copy = buffer;
+    memcpy(copy, stream, (size_t)stream->bytes);
+    copy->border_source = moved(stream->border_source, stream, copy);
+    copy->left_index = moved(stream->left_index, stream, copy);
+    copy->right_index = moved(stream->right_index, stream, copy);
+    copy->left_mask = moved(stream->left_mask, stream, copy);
+    copy->right_mask = moved(stream->right_mask, stream, copy);
+    return copy;
+}
+
+void ndpad_stream_destroy(ndpad_stream *stream)
+{
+    ndpad_free(stream);
+}

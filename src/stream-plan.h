@@ -1,0 +1,87 @@
+/* The output-stream path: a contiguous output of dense rows (whole rows per tile) written as
+ * one byte stream in full-width stores aligned to the OUTPUT, not to each row. A 64-byte
+ * block may hold the end of row i, its right border, row i + 1's left border and the start
+ * of row i + 1: it is assembled in registers (masked loads of the source rows, the pad
+ * pattern or the permuted border bytes blended in) and stored once. Short rows then cost no
+ * function call each and no split store at every row seam.
+ *
+ * A border byte is a fixed byte of the source row (edge, reflect, symmetric, wrap): for
+ * each position of a block relative to a row start, the planner precomputes which lanes are
+ * border and which byte of a 64-byte source window each one takes (a vpermb index).
+ *
+ * Rows shorter than a few blocks gain little from aligned blocks and lose to assembling
+ * each from two or three rows: the ROWS kernels write them row after row instead, still in
+ * one call per batch, each border element one move from the source element listed for it. */
+#ifndef NDPAD_STREAM_PLAN_H
+#define NDPAD_STREAM_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+/* The block width: one AVX-512 vector; the pad pattern is two of them. */
+#define NDPAD_STREAM_BLOCK 64
+
+/* What the stream kernels read (kernels.h has their signature and kinds). */
+struct ndpad_stream {
+    ndpad_stream_fn kernel;
+    const char *kernel_name;
+    ndpad_stream_kind kind;
+    int64_t bytes;        /* of the struct and its tables, which follow it        */
+    int64_t row_bytes;    /* output row                                                */
+    int64_t left_bytes;   /* left border [0, left_bytes)                               */
+    int64_t interior_end; /* interior [left_bytes, interior_end), right border after   */
+    int64_t src_interior; /* source byte of the interior's first byte, from the row    */
+    int64_t elem_size;
+    bool constant;
+    /* ROWS, modes that read the input: the source element of each border element, the left
+     * border's then the right border's. */
+    const int64_t *border_source;
+    /* BLOCKS, modes that read the input: each side reads one 64-byte window of the source
+     * row, loaded with window_mask (lanes inside the source row only: nothing past its end
+     * is read). */
+    int64_t left_window, right_window; /* source byte of lane 0                */
+    uint64_t left_window_mask, right_window_mask;
+    /* Left table entry e = p + 63 for a block starting at row byte p in [-63, left_bytes);
+     * right table entry e = p - (interior_end - 63) for p in [interior_end - 63, row_bytes).
+     * mask: the lanes that are border bytes of that side; index: their window byte. */
+    const uint8_t *left_index, *right_index; /* 64 bytes per entry                   */
+    const uint64_t *left_mask, *right_mask;
+    /* SHORT_ROWS: output byte q of a row is byte short_map[q] of the 64-byte window at
+     * source byte short_window of its row, loaded with short_window_mask (the bytes the
+     * row reads, nothing else), or the pad pattern where bit q of short_pad_mask is set.
+     * SHORT_ROWS_16: the same with a 16-byte window inside the source row, loaded whole
+     * (short_window_mask 0) or, for source rows shorter than 16 bytes, as the 4-byte words
+     * of short_window_mask (bit k: word k); short_map is 0x80 on pad bytes. */
+    int64_t short_window;
+    uint64_t short_window_mask, short_pad_mask;
+    uint8_t short_map[NDPAD_STREAM_BLOCK];
+    /* CONSTANT: the pad value repeated over 128 bytes; a block at stream byte x loads
+     * from pad + x % elem_size (elem_size divides 64). */
+    uint8_t pad[2 * NDPAD_STREAM_BLOCK];
+};
+
+/* The stream description of `plan` (its normalised axes, mode, pad value and kernels) in
+ * *stream, or NULL when the plan does not fit the path (the executor's rows serve it).
+ * NDPAD_ERR_OUT_OF_MEMORY (for `caller`) when the tables cannot be allocated. */
+NDPAD_INTERNAL ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **stream,
+                                              const char *caller);
+
+/* A copy of `stream` with its tables in the `size` bytes at `buffer` (8-byte aligned), or
+ * NULL when they do not fit. The copy is not destroyed: it lives as long as the buffer. */
+NDPAD_INTERNAL ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer,
+                                               size_t size);
+
+NDPAD_INTERNAL void ndpad_stream_destroy(ndpad_stream *stream);
+
+/* Tiles run by ndpad_stream_run since the library was loaded (relaxed, one add per tile):
+ * lets test-stream prove that plans with a stream really execute through it. */
+NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
+
+/* Output rows [r0, r1) of `plan` (which has a stream) by the stream kernel; `in` already
+ * includes the plan's input offset. */
+NDPAD_INTERNAL void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0,
+                                     int64_t r1);
+
+#endif

@@ -1,0 +1,89 @@
+/* The tile heuristic: the default tile shape of a plan, and any tile (from the wisdom, a
+ * measurement or the options) made valid for a plan. */
+#include "tile-choice.h"
+
+#include <stdio.h>
+
+#include "copy-choice.h"
+#include "topology.h"
+
+/* Each thread should get at least this much output, and about this many tiles. */
+#define NDPAD_BYTES_PER_THREAD ((int64_t)128 * 1024)
+#define NDPAD_TILES_PER_THREAD 4
+/* A row is split into column tiles only in pieces of at least this many bytes. */
+#define NDPAD_MIN_COLUMN_TILE_BYTES ((int64_t)64 * 1024)
+/* The per-core L2 size assumed when hwloc does not know it. */
+#define NDPAD_L2_FALLBACK ((int64_t)1024 * 1024)
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t out_bytes = plan->out_bytes;
+    ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
+                       .cols = row->n > 0 ? row->n : 1,
+                       .threads = 1,
+                       .stream = 0};
+    /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. */
+    const ndpad_topology *topo = ndpad_topology_get();
+    tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
+    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
+
+    int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
+    if (threads > plan->max_threads) threads = plan->max_threads;
+    if (threads < 1) threads = 1;
+    tile.threads = (int32_t)threads;
+    /* About four tiles per thread, and more when that keeps a tile within one core's L2
+     * (hwloc): a thread's block of tiles is then worked through in cache-sized pieces. A
+     * multiple of the threads, so that schedule(static) gives every thread as many. */
+    const int64_t l2 = topo->l2_bytes != 0 ? (int64_t)topo->l2_bytes : NDPAD_L2_FALLBACK;
+    int64_t want_tiles = threads * NDPAD_TILES_PER_THREAD;
+    if (ceil_div(out_bytes, l2) > want_tiles)
+        want_tiles = ceil_div(ceil_div(out_bytes, l2), threads) * threads;
+    if (plan->rows >= want_tiles) {
+        tile.rows = ceil_div(plan->rows, want_tiles);
+    } else {
+        /* Few long rows: one row per tile, rows cut into column pieces. */
+        tile.rows = 1;
+        const int64_t pieces = ceil_div(want_tiles, plan->rows);
+        int64_t cols = ceil_div(row->n, pieces);
+        const int64_t min_cols = ceil_div(NDPAD_MIN_COLUMN_TILE_BYTES, (int64_t)plan->elem_size);
+        if (cols < min_cols) cols = min_cols;
+        tile.cols = cols < row->n ? cols : row->n;
+    }
+    return tile;
+}
+
+ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t rows = plan->rows > 0 ? plan->rows : 1, n = row->n > 0 ? row->n : 1;
+    if (tile.rows == 0 || tile.cols == 0) {
+        /* 0: the heuristic's (a wisdom entry of a class, for every problem in it). */
+        const ndpad_tile heuristic = ndpad_tile_default(plan);
+        if (tile.rows == 0) tile.rows = heuristic.rows;
+        if (tile.cols == 0) tile.cols = heuristic.cols;
+    }
+    if (tile.rows < 1) tile.rows = 1;
+    if (tile.rows > rows) tile.rows = rows;
+    if (tile.cols < 1) tile.cols = 1;
+    if (tile.cols > n) tile.cols = n;
+    if (tile.threads > plan->max_threads) tile.threads = plan->max_threads;
+    if (tile.threads < 1 || ndpad_plan_is_tiny(plan)) tile.threads = 1;
+    tile.stream = tile.stream != 0;
+    if (tile.copy < 0 || tile.copy >= NDPAD_COPY_KINDS) tile.copy = NDPAD_COPY_VECTOR;
+    tile.rows_path = tile.rows_path != 0;
+    return tile;
+}
+
+int ndpad_tile_text(const ndpad_tile *t, char *buf, size_t size)
+{
+    const char *copy = t->copy != NDPAD_COPY_VECTOR ? ndpad_copy_name(t->copy) : NULL;
+    return snprintf(buf, size, "%lldx%lld/%dt%s%s%s%s", (long long)t->rows, (long long)t->cols,
+                    (int)t->threads, t->stream ? "/nt" : "", copy != NULL ? "/" : "",
+                    copy != NULL ? copy : "", t->rows_path ? "/rows" : "");
+}
