@@ -11,19 +11,9 @@ Without numpy it prints why and exits 0, so a main job can call it unconditional
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
-
-def median_seconds(fn, repeat):
-    fn()  # warm-up: page in code and the allocator's arenas
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from bench_timing import median_seconds
 
 
 def main():

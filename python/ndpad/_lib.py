@@ -9,7 +9,8 @@ import sys
 import threading
 
 __all__ = ["NdpadError", "NdpadValueError", "NdpadMemoryError", "lib", "library_path",
-           "run", "output_shape", "clear_plan_cache", "MAX_RANK", "MODES"]
+           "run", "output_shape", "clear_plan_cache", "MAX_RANK", "MODES",
+           "window_input_box", "run_window"]
 
 MAX_RANK = 32  # NDPAD_MAX_RANK
 MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3, "wrap": 4}  # ndpad_mode
@@ -285,3 +286,55 @@ def describe(problem, threads=0):
         return buf.value.decode("utf-8", "replace")
     finally:
         lib.ndpad_plan_destroy(plan)
+
+
+# --------------------------------------------------------------------------------------
+# Windows (ndpad_window_input_box, ndpad_window_plan_create): a block of the output from
+# only the input box it reads. Used by ndpad.dask.
+# --------------------------------------------------------------------------------------
+
+_i64p = ctypes.POINTER(ctypes.c_int64)
+lib.ndpad_window_input_box.argtypes = [ctypes.POINTER(ndpad_problem), _i64p, _i64p, _i64p,
+                                       _i64p]
+lib.ndpad_window_input_box.restype = ctypes.c_int
+lib.ndpad_window_plan_create.argtypes = [ctypes.POINTER(ndpad_problem), _i64p, _i64p, _i64p,
+                                         _i64p, _i64p, _i64p, ctypes.POINTER(ndpad_options),
+                                         ctypes.POINTER(ctypes.c_void_p)]
+lib.ndpad_window_plan_create.restype = ctypes.c_int
+
+
+def _int64s(values):
+    return (ctypes.c_int64 * max(len(values), 1))(*values)
+
+
+def window_input_box(problem, out_begin, out_end):
+    """ndpad_window_input_box(): the input box [(begin, end), ...] the output window
+    [out_begin, out_end) reads; every (0, 0) when it reads nothing. Raises NdpadError."""
+    rank = problem.rank
+    in_begin, in_end = _int64s([0] * rank), _int64s([0] * rank)
+    status = lib.ndpad_window_input_box(ctypes.byref(problem), _int64s(out_begin),
+                                        _int64s(out_end), in_begin, in_end)
+    if status != 0:
+        _raise(status)
+    return [(in_begin[k], in_end[k]) for k in range(rank)]
+
+
+def run_window(problem, out_begin, out_end, in_begin, in_end, box_strides, window_strides,
+               in_ptr, out_ptr, threads=1):
+    """Plan the window of `problem` (strides in elements) and execute it once on the raw
+    addresses: `in_ptr` at input element in_begin, `out_ptr` at the window's first element.
+    ctypes releases the GIL for planning and execution."""
+    options = _options_for(threads)
+    handle = ctypes.c_void_p()
+    status = lib.ndpad_window_plan_create(
+        ctypes.byref(problem), _int64s(out_begin), _int64s(out_end), _int64s(in_begin),
+        _int64s(in_end), _int64s(box_strides), _int64s(window_strides),
+        ctypes.byref(options), ctypes.byref(handle))
+    if status != 0:
+        _raise(status)
+    try:
+        status = lib.ndpad_execute(handle, in_ptr, out_ptr)
+        if status != 0:
+            _raise(status)
+    finally:
+        lib.ndpad_plan_destroy(handle)

@@ -618,3 +618,21 @@ def test_plan_cache_evictions_under_threads():
         results = list(pool.map(work, jobs))
     for (a, mode, w), got in zip(jobs, results):
         same(got, np.pad(a, w, mode))
+
+
+def test_empty_output_with_zero_strides():
+    """numpy gives an empty (4, 2, 0) array the strides (0, 0, 0); an empty output addresses
+    nothing, so libndpad takes them as they are (issue 12, item 11)."""
+    from ndpad import _lib
+    out = np.empty((4, 2, 0), dtype=np.float32)
+    zero_strides = [s // out.itemsize for s in out.strides]
+    for mode in ("constant", "reflect"):
+        problem, keep = _lib.make_problem(_lib.MODES[mode], 4, out.shape, (0, 0, 0), (0, 0, 0),
+                                          out_strides=(0, 0, 0))
+        assert _lib.output_shape(problem) == (4, 2, 0)
+        _lib.run(problem, None, None, 1)
+        del keep
+    problem, keep = _lib.make_problem(_lib.MODES["constant"], 4, (4, 2, 0), (0, 0, 0),
+                                      (0, 0, 0), out_strides=zero_strides)
+    _lib.run(problem, None, out.ctypes.data, 1)
+    same(ndpad.pad(np.empty((4, 2, 0), np.float32), 0, out=out), np.empty((4, 2, 0), np.float32))

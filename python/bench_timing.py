@@ -1,0 +1,36 @@
+"""The timing loop of python/bench_numpy.py and python/bench_torch.py: medians of repeated
+calls, one variant after another (median_seconds) or interleaved round after round
+(interleaved_medians), with time.perf_counter."""
+
+import statistics
+import time
+
+__all__ = ["median_seconds", "interleaved_medians", "nothing"]
+
+
+def nothing():
+    """A setup or teardown that does nothing."""
+
+
+def interleaved_medians(variants, repeat):
+    """Median seconds of each (setup, fn, teardown) variant; only fn is timed. One warm-up
+    call each (plans, page faults, thread pools), then the variants are timed in turn in
+    every round, so that a machine whose load changes slows all of them alike."""
+    times = [[] for _ in variants]
+    for setup, fn, teardown in variants:
+        setup()
+        fn()
+        teardown()
+    for _ in range(repeat):
+        for k, (setup, fn, teardown) in enumerate(variants):
+            setup()
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+            teardown()
+    return [statistics.median(t) for t in times]
+
+
+def median_seconds(fn, repeat):
+    """Median seconds of `repeat` calls of fn after one warm-up call."""
+    return interleaved_medians([(nothing, fn, nothing)], repeat)[0]
