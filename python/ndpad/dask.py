@@ -1,0 +1,432 @@
+"""ndpad.dask: numpy.pad and ndpad.crop_pad for dask arrays, on one machine or a cluster.
+
+    import dask.array as da, ndpad.dask
+    x = da.random.random((20000, 20000), chunks=4096).astype("float32")
+    y = ndpad.dask.pad(x, 16, "reflect")        # a dask array equal to numpy.pad(x, 16, ...)
+    y.rechunk(4096).to_zarr("padded.zarr")       # zarr wants regular chunks; any scheduler
+
+The graph: along each axis, the output's chunks are the input's chunks over the interior
+and border regions split into chunks no larger than the input's largest chunk on that
+axis, and no chunk straddles a border/interior seam. An output block whose every axis is
+interior IS the input block (the graph names the input's key: no task, no copy). Every
+other block is one task that writes the same bytes as that block of the whole padded
+array with window plans (ndpad_window_plan_create) run on the input where it lies: the
+block is split into runs whose input box (ndpad_window_input_box) lies in one input
+block, and each run's plan reads that block in place. A block that reads one input block
+depends on it (dask runs the task where it is); one that reads several depends on the one
+holding most of what it reads and on strips of the others, tasks that slice out only the
+part it reads where each block is. Only when tiny chunks would make many runs is the box
+gathered first. A block that reads nothing and holds one value is a broadcast of it.
+pad(..., chunks=...) gives output chunks of the caller's choice instead (a zarr array's),
+each block made the same way from the input blocks it reads.
+
+Modes constant (one value, or per axis/side in numpy's corner order), edge, reflect,
+symmetric (reflect_type "even"), wrap and empty run this way, with numpy >= 2.1's results
+for pads larger than an axis (as ndpad.pad). Other modes (maximum, mean, median, minimum,
+linear_ramp, callables, reflect_type "odd") and object dtypes are handed to dask.array.pad.
+Bad arguments raise what numpy.pad raises.
+"""
+
+import bisect
+import itertools
+
+import numpy as np
+
+import dask.array as da
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
+
+from . import _lib
+from . import _args, _constant, _native
+
+__all__ = ["pad", "crop_pad", "graph_tasks"]
+
+# numpy.pad's keyword arguments per mode: its checks, in its order.
+_ALLOWED_KWARGS = {
+    "empty": (), "edge": (), "wrap": (),
+    "constant": ("constant_values",),
+    "linear_ramp": ("end_values",),
+    "maximum": ("stat_length",), "mean": ("stat_length",),
+    "median": ("stat_length",), "minimum": ("stat_length",),
+    "reflect": ("reflect_type",), "symmetric": ("reflect_type",),
+}
+
+
+def pad(x, pad_width, mode="constant", *, chunks=None, **kwargs):
+    """numpy.pad for a dask array: returns a dask array equal to
+    numpy.pad(x.compute(), pad_width, mode, **kwargs) (numpy >= 2.1's results).
+
+    x: a dask.array.Array (anything else goes through dask.array.asarray).
+    pad_width, mode, **kwargs: exactly as numpy.pad.
+    chunks: None (default): the output's chunks follow the input's (the module's graph
+        rules). Otherwise the output's chunks, in any form dask.array.Array.rechunk takes
+        (e.g. the input's chunksize, or a zarr array's chunks): each block is then made
+        directly from the input blocks it reads, without the pass over the whole array that
+        rechunking the default result would take. A block equal to an input block is still
+        that block."""
+    x = da.asarray(x)
+    ndim = x.ndim
+    widths = _args.pad_widths(pad_width, ndim)  # numpy's TypeError / ValueError
+    if callable(mode):
+        return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
+    if mode not in _ALLOWED_KWARGS:
+        raise ValueError("mode '{}' is not supported".format(mode))
+    unsupported = set(kwargs) - set(_ALLOWED_KWARGS[mode])
+    if unsupported:
+        raise ValueError("unsupported keyword arguments for mode '{}': {}"
+                         .format(mode, unsupported))
+    if (mode not in _args.NATIVE_KWARGS or x.dtype.hasobject or x.dtype.itemsize == 0 or
+            not 1 <= ndim <= _lib.MAX_RANK or
+            (mode in ("reflect", "symmetric") and not _args.is_even(kwargs))):
+        return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
+    if x.size == 0 and mode not in ("constant", "empty"):
+        for axis, pair in enumerate(widths):
+            if x.shape[axis] == 0 and any(pair):
+                raise ValueError("can't extend empty axis {} using modes other than "
+                                 "'constant' or 'empty'".format(axis))
+
+    pad_value, slabs = None, []
+    if mode == "constant":
+        pad_value, slabs = _constant_values(x, widths, kwargs.get("constant_values", None))
+    native = "constant" if mode == "empty" else mode  # empty: any border value will do
+    return _padded(x, _lib.MODES[native], [b for b, _ in widths], [e for _, e in widths],
+                   None, pad_value, slabs, "ndpad-pad-" + mode, chunks)
+
+
+def crop_pad(x, pads_begin, pads_end, mode="constant", value=0, interior=None, *,
+             chunks=None):
+    """ndpad.crop_pad for a dask array (OpenVINO Pad-12 / nGraph Pad: negative pads crop,
+    borders come from the whole input, interior padding in mode "constant"); arguments and
+    errors as ndpad.crop_pad, `chunks` as for pad(). Returns a dask array."""
+    x = da.asarray(x)
+    ndim = x.ndim
+    if ndim > _lib.MAX_RANK:
+        raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
+    if not isinstance(mode, str) or mode not in _lib.MODES:
+        raise ValueError("mode %r is not supported by crop_pad (one of %s)"
+                         % (mode, ", ".join(_lib.MODES)))
+    if x.dtype.hasobject or x.dtype.itemsize == 0:
+        raise TypeError("ndpad.dask.crop_pad needs a dtype without Python objects, got %s"
+                        % x.dtype)
+    pb = _args.per_axis(pads_begin, ndim, "pads_begin")
+    pe = _args.per_axis(pads_end, ndim, "pads_end")
+    inter = None if interior is None else _args.per_axis(interior, ndim, "interior")
+    pad_value = None
+    if mode == "constant":
+        pad_value = _constant.value_bytes(value, x.dtype)
+    probe, keep = _lib.make_problem(_lib.MODES[mode], x.dtype.itemsize, x.shape, pb, pe,
+                                    interior=inter, pad_value=pad_value)
+    _lib.output_shape(probe)  # validates the whole problem: NdpadValueError naming the axis
+    del keep
+    return _padded(x, _lib.MODES[mode], pb, pe, inter, pad_value, [], "ndpad-crop-pad",
+                   chunks)
+
+
+def graph_tasks(result, source):
+    """Keys the graph of `result` adds to that of `source` (its tasks, aliases included):
+    the figure to compare with dask.array.pad's for the same call."""
+    return len(dict(result.__dask_graph__())) - len(dict(source.__dask_graph__()))
+
+
+# --------------------------------------------------------------------------------------
+# constant_values: one pad value for libndpad, numpy's slabs for the others
+# --------------------------------------------------------------------------------------
+
+def _constant_values(x, widths, constant_values):
+    ndim, shape, dtype = x.ndim, x.shape, x.dtype
+    new_shape = tuple(d + b + e for d, (b, e) in zip(shape, widths))
+    if constant_values is None:
+        return _constant.value_bytes(np.array(0).ravel()[0], dtype), []
+    values = _args.as_pairs(constant_values, ndim)
+    seen, converted = [], {}
+    for axis in range(ndim):
+        for side in (0, 1):
+            v = values[axis][side]
+            if _constant.slab_size(ndim, axis, side, widths, shape, new_shape) == 0:
+                np.empty(0, dtype=dtype)[:] = v  # numpy assigns it too: same errors
+                continue
+            vb = converted.get(id(v))
+            if vb is None:
+                vb = converted[id(v)] = _constant.value_bytes(v, dtype)
+            seen.append((axis, side, vb))
+    if not seen:
+        return _constant.value_bytes(0, dtype), []
+    pad_value = seen[0][2]
+    slabs = []
+    if any(s[2] != pad_value for s in seen):
+        # From the first slab with another value on, numpy's order decides the corners.
+        first = next(i for i, s in enumerate(seen) if s[2] != pad_value)
+        for axis, side, vb in seen[first:]:
+            sl = _constant.slab(ndim, axis, side, widths, new_shape)
+            slabs.append((tuple((s.start or 0, new_shape[k] if s.stop is None else s.stop)
+                                for k, s in enumerate(sl)), vb))
+    return pad_value, slabs
+
+
+# --------------------------------------------------------------------------------------
+# the graph
+# --------------------------------------------------------------------------------------
+
+def _split(begin, end, size):
+    """[begin, end) as consecutive pieces of at most `size`, as even as possible."""
+    length = end - begin
+    if length <= 0:
+        return []
+    count = -(-length // size)
+    base, extra = divmod(length, count)
+    pieces, start = [], begin
+    for i in range(count):
+        stop = start + base + (1 if i < extra else 0)
+        pieces.append((start, stop))
+        start = stop
+    return pieces
+
+
+def _extent(d, b, e, r):
+    """The output extent of one axis: d elements dilated by r, pads b and e."""
+    dilated = 0 if d == 0 else (d - 1) * (r + 1) + 1
+    return max(b + dilated + e, 0)
+
+
+def _axis_pieces(d, b, e, r, in_chunks, typical, out_chunks=None):
+    """The output chunks of one axis as (o0, o1, input chunk index or None): `out_chunks`
+    when given, else the input's chunks over the part that copies the input and borders
+    split at most `typical` long; the index is set when the piece is exactly one whole
+    input chunk."""
+    n = _extent(d, b, e, r)
+    if out_chunks is not None:
+        bounds = np.concatenate([[0], np.cumsum(out_chunks)]).astype(np.int64)
+        whole = {} if r else {(b + s0, b + s0 + c): i for i, (s0, c) in enumerate(
+            zip(np.concatenate([[0], np.cumsum(in_chunks)]).astype(np.int64), in_chunks))}
+        pieces = [(int(o0), int(o1), whole.get((int(o0), int(o1))))
+                  for o0, o1 in zip(bounds[:-1], bounds[1:])]
+        return pieces or [(0, 0, None)]
+    dilated = 0 if d == 0 else (d - 1) * (r + 1) + 1
+    lo = min(max(b, 0), n)
+    hi = max(min(b + dilated, n), lo)
+    pieces = [(o0, o1, None) for o0, o1 in _split(0, lo, typical)]
+    if r == 0:
+        start = 0
+        for index, c in enumerate(in_chunks):
+            s0, s1 = b + start, b + start + c
+            a0, a1 = max(s0, lo), min(s1, hi)
+            if a0 < a1:
+                pieces.append((a0, a1, index if (a0, a1) == (s0, s1) else None))
+            start += c
+    else:
+        pieces += [(o0, o1, None) for o0, o1 in _split(lo, hi, typical)]
+    pieces += [(o0, o1, None) for o0, o1 in _split(hi, n, typical)]
+    return pieces or [(0, 0, None)]
+
+
+def _rechunked(y, chunks):
+    return y if chunks is None else y.rechunk(chunks)
+
+
+def _padded(x, mode, pb, pe, interior, pad_value, slabs, prefix, chunks=None):
+    ndim, shape, dtype = x.ndim, x.shape, x.dtype
+    itemsize = dtype.itemsize
+    largest = max((max(c) for c in x.chunks if c), default=1) or 1
+    out_chunks = [None] * ndim
+    if chunks is not None:
+        out_shape = tuple(_extent(shape[k], pb[k], pe[k], interior[k] if interior else 0)
+                          for k in range(ndim))
+        out_chunks = da.core.normalize_chunks(chunks, out_shape, dtype=dtype,
+                                              previous_chunks=x.chunks)
+    axes, starts = [], []
+    for k in range(ndim):
+        typical = max(x.chunks[k], default=0) or largest
+        r = interior[k] if interior else 0
+        pieces = _axis_pieces(shape[k], pb[k], pe[k], r, x.chunks[k], typical,
+                              out_chunks[k])
+        # The window call is separable by axis: each piece's runs, and which input chunk
+        # each run reads, come from the axis alone.
+        problem, keep = _lib.make_problem(mode, itemsize, [shape[k]], [pb[k]], [pe[k]],
+                                          interior=[r] if interior else None,
+                                          pad_value=pad_value)
+        starts.append([int(v) for v in np.concatenate([[0], np.cumsum(x.chunks[k])])])
+        axes.append([(o0, o1, alias, _axis_runs(problem, o0, o1, starts[k]))
+                     for o0, o1, alias in pieces])
+        del keep
+
+    token = tokenize(x, mode, pb, pe, interior, pad_value, slabs, out_chunks)
+    name = "%s-%s" % (prefix, token)
+    spec = (mode, dtype.str, tuple(shape), tuple(pb), tuple(pe),
+            None if interior is None else tuple(interior), pad_value, tuple(slabs))
+    dsk = {}
+    for out_index in np.ndindex(*(len(a) for a in axes)):
+        entries = [axes[k][i] for k, i in enumerate(out_index)]
+        key = (name,) + tuple(out_index)
+        if all(e[2] is not None for e in entries):
+            dsk[key] = (x.name,) + tuple(e[2] for e in entries)  # the input block itself
+        else:
+            dsk[key] = _border_task(x, starts, spec, entries,
+                                    ("ndpad-strip-" + token,) + tuple(out_index), dsk)
+    chunks = tuple(tuple(e[1] - e[0] for e in a) for a in axes)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, chunks, dtype=dtype)
+
+
+def _border_task(x, starts, spec, entries, strip_prefix, dsk):
+    """The task of one output block that is not an input block: its window, its parts (one
+    window plan each) and the input blocks or strips (added to `dsk`) it depends on."""
+    window = tuple((e[0], e[1]) for e in entries)
+    runs = [e[3] for e in entries]
+    if any(all(run[4] is None for run in axis_runs) for axis_runs in runs):
+        return (_window_block, spec, window, ((window, None, -1),), None, ())  # all pad
+    # Per axis, the part of each input chunk the block reads (the union of its runs').
+    spans = []
+    for axis_runs in runs:
+        span = {}
+        for _, _, i0, i1, chunk in axis_runs:
+            if chunk is not None:
+                lo, hi = span.get(chunk, (i0, i1))
+                span[chunk] = (min(lo, i0), max(hi, i1))
+        spans.append(sorted(span.items()))
+    sources = list(itertools.product(*spans))  # per source, per axis: (chunk, (i0, i1))
+    number = {tuple(c for c, _ in source): j for j, source in enumerate(sources)}
+    largest_part = max(range(len(sources)), key=lambda j: np.prod(
+        [i1 - i0 for _, (i0, i1) in sources[j]]))
+    deps, origins = [], []
+    for j, source in enumerate(sources):
+        block = (x.name,) + tuple(c for c, _ in source)
+        first = tuple(starts[k][c] for k, (c, _) in enumerate(source))
+        local = tuple(slice(i0 - f, i1 - f) for (_, (i0, i1)), f in zip(source, first))
+        whole = all(i0 == starts[k][c] and i1 == starts[k][c + 1]
+                    for k, (c, (i0, i1)) in enumerate(source))
+        if j == largest_part or whole:
+            # The block itself: dask runs the task where most of its input is, and the
+            # task slices it (a view).
+            deps.append(block)
+            origins.append(first)
+        else:
+            # Only the strip it reads travels to the task, sliced where the block is.
+            strip_key = strip_prefix + (j,)
+            dsk[strip_key] = (_strip, block, local)
+            deps.append(strip_key)
+            origins.append(tuple(i0 for _, (i0, _) in source))
+    parts = []
+    for combo in itertools.product(*runs):
+        sub_window = tuple((a, b) for a, b, _, _, _ in combo)
+        if any(run[4] is None for run in combo):
+            parts.append((sub_window, None, -1))
+        else:
+            parts.append((sub_window, tuple((i0, i1) for _, _, i0, i1, _ in combo),
+                          number[tuple(run[4] for run in combo)]))
+    gather = None
+    if len(parts) > _MAX_PLANS:
+        # Many small runs (tiny chunks under a pad that folds over them): gather the box
+        # once and run one plan on it.
+        gather = tuple((span[0][1][0], span[-1][1][1]) for span in spans)
+        parts = ((window, gather, 0),)
+    return (_window_block, spec, window, tuple(parts), gather, tuple(origins)) + tuple(deps)
+
+
+# At most this many window plans per output block; beyond, its input box is gathered into
+# one buffer first (tiny input chunks under a pad that folds over them make many runs).
+_MAX_PLANS = 16
+
+
+def _axis_runs(problem, o0, o1, starts):
+    """The output range [o0, o1) of the 1-D `problem` as runs (a, b, i0, i1, chunk): each
+    run's input box [i0, i1) lies in the one input chunk `chunk` (starts: the chunks'
+    first indices, then the extent), or the run reads nothing (i0 == i1, chunk None)."""
+    def box(a, b):
+        ((i0, i1),) = _lib.window_input_box(problem, [a], [b])
+        return i0, i1
+
+    def chunk_of(i):
+        return bisect.bisect_right(starts, i) - 1
+
+    def one_chunk(a, b):
+        i0, i1 = box(a, b)
+        return i0 == i1 or chunk_of(i0) == chunk_of(i1 - 1)
+
+    runs, a = [], o0
+    while a < o1:
+        # The longest run from a: boxes only grow with the window, and one output element
+        # reads at most one input element, so a binary search finds its end.
+        lo, hi = a + 1, o1
+        if not one_chunk(a, hi):
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if one_chunk(a, mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+        i0, i1 = box(a, hi)
+        runs.append((a, hi, i0, i1, chunk_of(i0) if i0 < i1 else None))
+        a = hi
+    return runs
+
+
+def _strip(block, index):
+    """The part of an input block that a border task elsewhere reads: a copy when it is a
+    small part (neither the whole block travels nor stays pinned for it), else a view."""
+    part = block[index]
+    if 2 * part.size < block.size:
+        part = part.copy()
+    return part
+
+
+def _intersects(bounds, window):
+    return all(max(s0, w0) < min(s1, w1) for (s0, s1), (w0, w1) in zip(bounds, window))
+
+
+def _window_block(spec, window, parts, gather, origins, *sources):
+    """One output block: a window plan per part (sub-window, its input box, the source it
+    reads, -1: none), each reading its source where it lies; with `gather`, the sources are
+    first copied into that box. `origins`: each source's first input index. Runs on a
+    worker."""
+    mode, dtype_str, shape, pb, pe, interior, pad_value, slabs = spec
+    dtype = np.dtype(dtype_str)
+    ndim = len(shape)
+    if gather is not None:
+        box = np.empty(tuple(i1 - i0 for i0, i1 in gather), dtype=dtype)
+        for source, origin in zip(sources, origins):
+            src, dst = [], []
+            for k in range(ndim):
+                a0 = max(gather[k][0], origin[k])
+                a1 = min(gather[k][1], origin[k] + source.shape[k])
+                src.append(slice(a0 - origin[k], a1 - origin[k]))
+                dst.append(slice(a0 - gather[k][0], a1 - gather[k][0]))
+            box[tuple(dst)] = source[tuple(src)]
+        sources, origins = (box,), (tuple(i0 for i0, _ in gather),)
+    out_shape = tuple(o1 - o0 for o0, o1 in window)
+    if (len(parts) == 1 and parts[0][2] < 0 and pad_value is not None and
+            not any(_intersects(bounds, window) for bounds, _ in slabs)):
+        # All one pad value: a read-only broadcast of it (as dask.array.pad's constant
+        # borders), no memory to fill; a consumer that needs it dense makes it so.
+        return np.broadcast_to(np.frombuffer(pad_value, dtype=dtype).reshape(()), out_shape)
+    out = np.empty(out_shape, dtype=dtype)
+    if out.size == 0:
+        return out
+    out_strides = _native.out_strides(out)
+    problem, keep = _lib.make_problem(mode, dtype.itemsize, shape, pb, pe,
+                                      interior=interior, pad_value=pad_value)
+    for sub_window, box, s in parts:
+        if s < 0:
+            box, box_strides, in_ptr = ((0, 0),) * ndim, [0] * ndim, None
+        else:
+            view = np.asarray(sources[s], dtype=dtype)[tuple(
+                slice(i0 - o, i1 - o) for (i0, i1), o in zip(box, origins[s]))]
+            box_strides = _native.elem_strides(view)
+            if box_strides is None:
+                view = np.ascontiguousarray(view)
+                box_strides = _native.elem_strides(view)
+            in_ptr = _native.address(view) if view.size else None
+        target = out[tuple(slice(a - w0, b - w0) for (a, b), (w0, _) in zip(sub_window, window))]
+        _lib.run_window(problem, [a for a, _ in sub_window], [b for _, b in sub_window],
+                        [i0 for i0, _ in box], [i1 for _, i1 in box], box_strides,
+                        out_strides, in_ptr, _native.address(target), threads=1)
+    del keep
+    for bounds, value in slabs:  # numpy's later slabs overwrite corners
+        sl = []
+        for (s0, s1), (w0, w1) in zip(bounds, window):
+            a0, a1 = max(s0, w0), min(s1, w1)
+            if a0 >= a1:
+                break
+            sl.append(slice(a0 - w0, a1 - w0))
+        else:
+            out[tuple(sl)] = np.frombuffer(value, dtype=dtype)[0]
+    return out

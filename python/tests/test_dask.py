@@ -1,0 +1,367 @@
+"""ndpad.dask against numpy >= 2.1's numpy.pad (tests/reference.py, element by element) and
+ndpad.crop_pad's reference: random shapes, chunkings (uneven, one-element, whole-axis),
+modes and pads larger than an axis and than a chunk; the graph's rules; delegation to
+dask.array.pad; numpy's exceptions; on dask's threaded scheduler and on a
+dask.distributed LocalCluster of 2 worker processes; and an out-of-core zarr pipeline on
+workers whose memory limit is far below the array (256 MiB of float32 on 2 workers of
+160 MiB each; NDPAD_DASK_OOC_MIB=4096 runs 4 GiB on workers of 1 GiB, by hand)."""
+
+import os
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+import ndpad.dask as nd  # noqa: E402
+
+import reference  # noqa: E402
+
+MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def random_chunks(rng, d):
+    kind = rng.integers(0, 4)
+    if d == 0 or kind == 0:
+        return (d,)                      # the whole axis
+    if kind == 1:
+        return (1,) * d                  # one element per chunk
+    cuts = np.unique(np.concatenate([[0, d], rng.integers(1, d + 1, rng.integers(1, 4))]))
+    return tuple(int(c) for c in np.diff(cuts))  # uneven
+
+
+def random_case(rng):
+    ndim = int(rng.choice([1, 2, 2, 3]))
+    mode = MODES[rng.integers(0, len(MODES))]
+    shape = tuple(int(v) for v in rng.integers(1, 8 if ndim < 3 else 5, ndim))
+    if mode == "constant" and rng.integers(0, 10) == 0:
+        shape = shape[:-1] + (0,)
+    dtype = [np.int32, np.float64, np.uint8, np.int16][rng.integers(0, 4)]
+    a = (rng.integers(0, 200, shape)).astype(dtype)
+    x = da.from_array(a, chunks=tuple(random_chunks(rng, d) for d in shape))
+    big = 13 if ndim < 3 else 6  # larger than the axis and than a chunk
+    widths = [(int(rng.integers(0, big)), int(rng.integers(0, big))) for _ in range(ndim)]
+    kwargs = {}
+    if mode == "constant":
+        choice = rng.integers(0, 3)
+        if choice == 1:
+            kwargs["constant_values"] = int(rng.integers(1, 50))
+        elif choice == 2:
+            kwargs["constant_values"] = [(int(rng.integers(0, 50)), int(rng.integers(0, 50)))
+                                         for _ in range(ndim)]
+    return a, x, widths, mode, kwargs
+
+
+def expected(a, widths, mode, kwargs):
+    values = kwargs.get("constant_values")
+    if values is not None and np.ndim(values) == 0:
+        values = [(values, values)] * a.ndim
+    return reference.pad(a, widths, mode, values)
+
+
+def test_random_problems_threaded():
+    rng = np.random.default_rng(20261124)
+    for _ in range(150):
+        a, x, widths, mode, kwargs = random_case(rng)
+        y = nd.pad(x, widths, mode, **kwargs)
+        got = y.compute(scheduler="threads")
+        want = expected(a, widths, mode, kwargs)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want), (a.shape, x.chunks, widths, mode, kwargs)
+        chunks = tuple(int(c) for c in rng.integers(1, 9, a.ndim))  # any output chunks
+        got = nd.pad(x, widths, mode, chunks=chunks, **kwargs).compute(scheduler="threads")
+        assert np.array_equal(got, want), (a.shape, x.chunks, widths, mode, kwargs, chunks)
+
+
+def test_graph_follows_chunks_and_aliases_the_interior():
+    a = np.arange(30 * 20, dtype=np.float32).reshape(30, 20)
+    x = da.from_array(a, chunks=((7, 8, 15), (5, 15)))
+    y = nd.pad(x, ((20, 3), (0, 31)), "reflect")
+    # interior chunks are the input's; borders no larger than the largest input chunk
+    assert y.chunks[0] == (10, 10, 7, 8, 15, 3)
+    assert y.chunks[1] == (5, 15, 11, 10, 10)
+    assert all(c <= 15 for c in y.chunks[0] + y.chunks[1])
+    layer = dict(y.__dask_graph__())
+    interior_key = (y.name, 2, 0)  # rows [20, 27), columns [0, 5): input block (0, 0)
+    assert layer[interior_key] == (x.name, 0, 0)
+    assert np.array_equal(y.compute(scheduler="threads"),
+                          reference.pad(a, [(20, 3), (0, 31)], "reflect"))
+    for mode in ("constant", "reflect", "wrap"):
+        ours = nd.graph_tasks(nd.pad(x, 2, mode), x)
+        theirs = nd.graph_tasks(da.pad(x, 2, mode), x)
+        print("tasks for %s: ndpad.dask %d, dask.array.pad %d" % (mode, ours, theirs))
+        assert ours <= theirs
+
+
+def _border_tasks(y):
+    return {k: v for k, v in dict(y.__dask_graph__()).items()
+            if isinstance(v, tuple) and v and v[0] is nd._window_block}
+
+
+def test_border_blocks_read_only_strips_of_other_blocks():
+    # Rows [0, 4) of the reflect pad read input rows [1, 5): 3 rows of block 0 and 1 of
+    # block 1. The task depends on block 0, where most of what it reads is (dask runs it
+    # there), and on a strip of block 1's one row, not on the whole block; it runs one
+    # window plan per source, each in place (no gathered copy).
+    a = np.arange(8 * 10, dtype=np.float32).reshape(8, 10)
+    x = da.from_array(a, chunks=(4, 10))
+    y = nd.pad(x, ((4, 0), (0, 0)), "reflect")
+    layer = dict(y.__dask_graph__())
+    task = layer[(y.name, 0, 0)]
+    parts, gather, deps = task[3], task[4], task[6:]
+    assert gather is None and len(parts) == 2
+    assert deps[0] == (x.name, 0, 0)
+    strip = layer[deps[1]]
+    assert strip[0] is nd._strip and strip[1] == (x.name, 1, 0)
+    assert strip[2] == (slice(0, 1), slice(0, 10))
+    assert np.array_equal(y.compute(scheduler="threads"), np.pad(a, ((4, 0), (0, 0)), "reflect"))
+
+
+def test_output_chunks_of_the_callers_choice():
+    # chunks=: regular output chunks (as zarr wants) made straight from the input blocks;
+    # a block equal to an input block is still that block.
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 1000, (50, 37)).astype(np.int32)
+    x = da.from_array(a, chunks=(20, 15))
+    for mode in MODES:
+        for widths, chunks in ((4, 20), (((3, 9), (0, 30)), (7, (15, 15, 37))), (25, -1)):
+            y = nd.pad(x, widths, mode, chunks=chunks)
+            want = np.pad(a, widths, mode)
+            assert y.chunks == da.core.normalize_chunks(chunks, want.shape)
+            assert np.array_equal(y.compute(scheduler="threads"), want), (mode, widths)
+    y = nd.pad(x, ((20, 0), (15, 0)), "wrap", chunks=(20, 15))
+    assert dict(y.__dask_graph__())[(y.name, 1, 1)] == (x.name, 0, 0)
+    # delegated modes are rechunked; crop_pad takes chunks too
+    assert nd.pad(x, 2, "mean", chunks=10).chunks == ((10,) * 5 + (4,), (10,) * 4 + (1,))
+    got = nd.crop_pad(x, [-3, 2], [4, -5], "constant", 9, [1, 0], chunks=16)
+    want = reference.crop_pad(a, [-3, 2], [4, -5], "constant", 9, [1, 0])
+    assert np.array_equal(got.compute(scheduler="threads"), want)
+    assert max(got.chunks[0]) == 16
+
+
+def test_many_small_runs_gather_the_box_first():
+    # One-element chunks under a border 5 long (one piece: no chunk is larger): reflect's
+    # first rows read rows 5 | 4 | 3 | 2 | 1, wrap's last rows 0 | 1 | 2 | 3 | 4: 5 runs per
+    # axis, and 25 plans for a corner would be too many, so its box is gathered once.
+    a = np.arange(10 * 10, dtype=np.int16).reshape(10, 10)
+    chunks = ((1, 1, 1, 1, 1, 5), (1, 1, 1, 1, 1, 5))
+    x = da.from_array(a, chunks=chunks)
+    for mode in ("reflect", "symmetric", "wrap"):
+        y = nd.pad(x, 5, mode)
+        gathered = [t[4] is not None for t in _border_tasks(y).values()]
+        assert any(gathered), mode
+        assert np.array_equal(y.compute(scheduler="threads"), np.pad(a, 5, mode)), mode
+
+
+def test_constant_borders_are_broadcasts_of_the_value():
+    # A block that reads nothing and holds one value costs no memory, as dask.array.pad's.
+    a = np.arange(6 * 8, dtype=">i4").reshape(6, 8)  # and keeps a non-native byte order
+    x = da.from_array(a, chunks=4)
+    y = nd.pad(x, ((3, 2), (5, 0)), "constant", constant_values=7)
+    layer = dict(y.__dask_graph__())
+    corner = dask.get(layer, (y.name, 0, 0))
+    assert corner.strides == (0, 0) and corner.dtype == a.dtype and corner.shape == (3, 3)
+    assert np.array_equal(y.compute(scheduler="threads"),
+                          np.pad(a, ((3, 2), (5, 0)), "constant", constant_values=7))
+    values = ((1, 2), (3, 4))  # per side: corners take numpy's order, blocks are dense
+    y = nd.pad(x, ((3, 2), (5, 0)), "constant", constant_values=values)
+    assert dask.get(dict(y.__dask_graph__()), (y.name, 0, 0)).strides != (0, 0)
+    assert np.array_equal(y.compute(scheduler="threads"),
+                          np.pad(a, ((3, 2), (5, 0)), "constant", constant_values=values))
+
+
+def test_pads_larger_than_axis_and_chunk():
+    a = np.arange(5 * 3, dtype=np.int64).reshape(5, 3)
+    x = da.from_array(a, chunks=(2, 1))
+    for mode in MODES:
+        widths = [(17, 4), (9, 11)]
+        got = nd.pad(x, widths, mode).compute(scheduler="threads")
+        assert np.array_equal(got, reference.pad(a, widths, mode)), mode
+
+
+def test_empty_mode_keeps_the_interior():
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    got = nd.pad(da.from_array(a, chunks=2), 2, "empty").compute(scheduler="threads")
+    assert got.shape == (7, 8)
+    assert np.array_equal(got[2:5, 2:6], a)
+
+
+def test_numpy_input_and_scalar_forms():
+    a = np.arange(10.0)
+    y = nd.pad(a, 3, "wrap")
+    assert isinstance(y, da.Array)
+    assert np.array_equal(y.compute(), reference.pad(a, [(3, 3)], "wrap"))
+    y = nd.pad(da.from_array(a, chunks=4), (1, 2), "symmetric", reflect_type="even")
+    assert np.array_equal(y.compute(), np.pad(a, (1, 2), "symmetric"))
+
+
+@pytest.mark.parametrize("mode,kwargs", [
+    ("mean", {}), ("maximum", {"stat_length": 2}), ("linear_ramp", {"end_values": 5}),
+    ("reflect", {"reflect_type": "odd"}), ("minimum", {}),
+])
+def test_other_modes_delegate_to_dask(mode, kwargs):
+    a = np.arange(24, dtype=np.float64).reshape(4, 6)
+    x = da.from_array(a, chunks=3)
+    got = nd.pad(x, 2, mode, **kwargs).compute(scheduler="threads")
+    assert np.allclose(got, da.pad(x, 2, mode, **kwargs).compute(scheduler="threads"))
+    if kwargs.get("reflect_type") != "odd":  # dask 2022.12's odd reflect is not numpy's
+        assert np.allclose(got, np.pad(a, 2, mode, **kwargs))
+
+
+def test_median_is_what_dask_does():
+    x = da.from_array(np.arange(6.0), chunks=2)
+    with pytest.raises(NotImplementedError):  # dask.array.pad has no median
+        nd.pad(x, 1, "median")
+
+
+def test_callable_mode_delegates():
+    def fill(vector, iaxis_pad_width, iaxis, kwargs):
+        vector[:iaxis_pad_width[0]] = -1
+        if iaxis_pad_width[1]:
+            vector[-iaxis_pad_width[1]:] = -2
+        return vector  # dask.array.pad uses the returned vector, numpy.pad the argument
+
+    x = da.from_array(np.arange(12.0).reshape(3, 4), chunks=2)
+    got = nd.pad(x, 1, fill).compute(scheduler="threads")
+    assert np.array_equal(got, da.pad(x, 1, fill).compute(scheduler="threads"))
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ((-1, "constant"), {}),
+    ((1.5, "edge"), {}),
+    (([[1, 2, 3]], "constant"), {}),
+    ((1, "bogus"), {}),
+    ((1, "edge"), {"constant_values": 3}),
+    ((1, "constant"), {"constant_values": [[1, 2, 3]]}),
+    ((1, "constant"), {"constant_values": "x"}),
+])
+def test_bad_arguments_raise_what_numpy_raises(args, kwargs):
+    a = np.zeros((3, 4), dtype=np.int32)
+    with pytest.raises(Exception) as want:
+        np.pad(a, *args, **kwargs)
+    with pytest.raises(want.type) as got:
+        nd.pad(da.from_array(a, chunks=2), *args, **kwargs)
+    assert str(got.value) == str(want.value)
+
+
+def test_empty_axis_error_is_numpys():
+    a = np.zeros((0, 3))
+    with pytest.raises(ValueError) as want:
+        np.pad(a, 1, "edge")
+    with pytest.raises(ValueError) as got:
+        nd.pad(da.from_array(a), 1, "edge")
+    assert str(got.value) == str(want.value)
+
+
+def test_crop_pad_matches_reference():
+    rng = np.random.default_rng(7)
+    for _ in range(80):
+        ndim = int(rng.integers(1, 4))
+        mode = MODES[rng.integers(0, len(MODES))]
+        shape = tuple(int(v) for v in rng.integers(1, 8, ndim))
+        a = rng.integers(0, 100, shape).astype(np.int32)
+        x = da.from_array(a, chunks=tuple(random_chunks(rng, d) for d in shape))
+        pb = [int(v) for v in rng.integers(-4, 10, ndim)]
+        pe = [int(v) for v in rng.integers(-4, 10, ndim)]
+        inter = None
+        if mode == "constant" and rng.integers(0, 2):
+            inter = [int(v) for v in rng.integers(0, 3, ndim)]
+        if mode != "constant":
+            pe = [max(e, -(d + b) + 1) for e, b, d in zip(pe, pb, shape)]
+        got = nd.crop_pad(x, pb, pe, mode, 7, inter).compute(scheduler="threads")
+        want = reference.crop_pad(a, pb, pe, mode, 7, inter)
+        assert np.array_equal(got, want), (shape, x.chunks, pb, pe, mode, inter)
+
+
+def test_crop_pad_errors_name_the_axis():
+    x = da.zeros((3, 4), chunks=2)
+    with pytest.raises(ValueError, match=r"interior\[1\]"):
+        nd.crop_pad(x, 1, 1, "edge", interior=[0, 2])
+
+
+# --------------------------------------------------------------------------------------
+# dask.distributed: worker processes
+# --------------------------------------------------------------------------------------
+
+def _cluster(**kwargs):
+    distributed = pytest.importorskip("distributed")
+    # Worker processes import ndpad as this process does (the source tree unless installed).
+    import ndpad
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(ndpad.__file__)))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    os.environ.setdefault("NDPAD_LIBRARY", ndpad.library_path)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", **kwargs)
+    return cluster, distributed.Client(cluster)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster, c = _cluster()
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_random_problems_on_a_local_cluster(client):
+    assert len(client.scheduler_info()["workers"]) >= 2
+    rng = np.random.default_rng(99)
+    cases = [random_case(rng) for _ in range(40)]
+    # every other one with output chunks of its own
+    results = client.compute([nd.pad(x, w, m, chunks=None if i % 2 else 3, **k)
+                              for i, (_, x, w, m, k) in enumerate(cases)], sync=True)
+    for (a, x, widths, mode, kwargs), got in zip(cases, results):
+        assert np.array_equal(got, expected(a, widths, mode, kwargs)), \
+            (a.shape, x.chunks, widths, mode, kwargs)
+    x = da.from_array(np.arange(40.0).reshape(5, 8), chunks=3)
+    got = client.compute(nd.crop_pad(x, [-1, 4], [6, -2], "reflect"), sync=True)
+    assert np.array_equal(got, reference.crop_pad(np.arange(40.0).reshape(5, 8),
+                                                  [-1, 4], [6, -2], "reflect"))
+
+
+@pytest.mark.skipif(os.environ.get("NDPAD_TEST_INSTALLED") == "1",
+                    reason="runs once, against the source tree (about 30 s)")
+def test_out_of_core_zarr_pipeline(tmp_path):
+    """Read a zarr array, pad it, write a zarr array, on 2 workers each limited to a small
+    fraction of the array; the output equals numpy.pad's, checked chunk by chunk."""
+    zarr = pytest.importorskip("zarr")
+    mib = int(os.environ.get("NDPAD_DASK_OOC_MIB", "256"))
+    chunk = 1024
+    rows = max(chunk, (mib << 20) // (4 * 8 * chunk) // chunk * chunk)
+    shape, pad = (rows, 8 * chunk), chunk  # pads of one chunk: output chunks align with zarr's
+    # A quarter of the array per worker (4 GiB -> 1 GiB), but not below what an idle worker
+    # with numpy, dask and zarr loaded needs (about 80 MiB) plus a few 4 MiB chunks.
+    limit = max(160 << 20, (mib << 20) // 4)
+    source = zarr.open(str(tmp_path / "in.zarr"), mode="w", shape=shape, chunks=(chunk, chunk),
+                       dtype="f4", compressor=None)
+    rng = np.random.default_rng(5)
+    for r0 in range(0, rows, chunk):
+        source[r0:r0 + chunk] = rng.random((chunk, shape[1]), dtype=np.float32)
+    cluster, c = _cluster(memory_limit=limit)
+    try:
+        workers_before = set(c.scheduler_info()["workers"])
+        x = da.from_zarr(str(tmp_path / "in.zarr"))
+        y = nd.pad(x, pad, "reflect")
+        assert all(len(set(cs[:-1])) == 1 for cs in y.chunks)
+        y.to_zarr(str(tmp_path / "out.zarr"), compute=True)
+        # no worker was killed for memory and restarted on the way
+        assert set(c.scheduler_info()["workers"]) == workers_before
+    finally:
+        c.close()
+        cluster.close()
+    out = zarr.open(str(tmp_path / "out.zarr"), mode="r")
+    assert out.shape == (rows + 2 * pad, shape[1] + 2 * pad)
+    whole = source[:]
+    # numpy.pad's result (pads up to the extent: every numpy version agrees) block by block
+    for r0 in range(0, out.shape[0], chunk):
+        rows_idx = reference_indices(r0, min(r0 + chunk, out.shape[0]), pad, rows)
+        want = np.pad(whole[rows_idx], ((0, 0), (pad, pad)), "reflect")
+        assert np.array_equal(out[r0:r0 + chunk], want), r0
+
+
+def reference_indices(o0, o1, b, d):
+    """Input rows of output rows [o0, o1) in mode reflect (api.md's mapping)."""
+    return [reference.source_index("reflect", o - b, d) for o in range(o0, o1)]
