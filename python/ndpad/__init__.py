@@ -6,10 +6,13 @@ N-dimensional tensors.
     ndpad.pad(x, 1, "edge", threads=2, out=buf)     # extra keyword-only arguments
     ndpad.crop_pad(x, [-1, 2], [1, -2], "reflect")  # negative pads crop (OpenVINO Pad-12)
 
+PyTorch: `import ndpad.torch` (torch.nn.functional.pad over libndpad, install()).
+
 libndpad is loaded with ctypes from, in order: the path in the NDPAD_LIBRARY environment
-variable (a file, or a directory holding libndpad.so), a libndpad.so next to this file, the
-dynamic loader's search path (LD_LIBRARY_PATH, ld.so.cache), ctypes.util.find_library, and
-the lib directories of common install prefixes (/usr/local, this Python's prefix).
+variable (a file, or a directory holding libndpad.so), the libndpad.so next to this file
+(pip builds and installs it there), the dynamic loader's search path (LD_LIBRARY_PATH,
+ld.so.cache), ctypes.util.find_library, and the lib directories of common install prefixes
+(/usr/local, this Python's prefix).
 """
 
 from ._lib import NdpadError, NdpadMemoryError, NdpadValueError, library_path

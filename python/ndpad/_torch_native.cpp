@@ -1,0 +1,505 @@
+// libndpad_torch.so: ndpad's kernels for torch's own CPU padding operators, registered
+// and removed at run time (ndpad.torch.install() / uninstall()) through the dispatcher.
+//
+// Loaded with torch.ops.load_library(); it defines the operators
+//   ndpad::install(int[] ndpad_functions, int threshold) -> ()
+//       route through libndpad: the addresses of its functions in the copy ndpad's ctypes
+//       layer loaded (so one library, one wisdom, one error state); again: a new threshold
+//   ndpad::uninstall() -> ()          give torch its kernels back
+//   ndpad::installed() -> bool
+//   ndpad::calls() -> int[]           [calls run by ndpad, calls kept on torch's path]
+//   ndpad::built_for() -> str         torch.__version__ at compile time (NDPAD_TORCH_VERSION)
+// No Python C API: the file depends on libtorch's C++ ABI only, not on Python's.
+//
+// Routed, for plain strided CPU tensors whose output has at least `threshold` elements and
+// that torch's own kernel accepts (everything else is torch's kernel, called directly, so
+// results, errors and layouts are torch's):
+//   constant_pad_nd                       CPU          torch's autograd formula
+//   reflection_pad1d/2d/3d                CPU          torch's autograd formula
+//   replication_pad1d/2d/3d               CPU          torch's autograd formula
+//   _pad_circular (composite in 1.13)     CPU and AutogradCPU, with the gradient below
+// Below the threshold the previous kernel runs without a dispatcher round trip:
+// at::cpu::reflection_pad2d() and friends (torch's CPU kernels), at::native::constant_pad_nd()
+// and at::native::_pad_circular() (torch's composite implementations).
+
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/_pad_circular_native.h>
+#include <ATen/ops/constant_pad_nd_native.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/reflection_pad1d_cpu_dispatch.h>
+#include <ATen/ops/reflection_pad2d_cpu_dispatch.h>
+#include <ATen/ops/reflection_pad3d_cpu_dispatch.h>
+#include <ATen/ops/replication_pad1d_cpu_dispatch.h>
+#include <ATen/ops/replication_pad2d_cpu_dispatch.h>
+#include <ATen/ops/replication_pad3d_cpu_dispatch.h>
+#include <ATen/ops/zeros.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+#include <atomic>
+#include <cstring>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ndpad.h"
+
+#ifndef NDPAD_TORCH_VERSION
+#error "NDPAD_TORCH_VERSION (torch.__version__) is set by python/build_torch_native.py"
+#endif
+
+namespace
+{
+
+// ---- libndpad: the functions of the copy ndpad's ctypes layer loaded ---------------------
+
+struct Ndpad {
+    decltype(&ndpad_plan_create) plan_create = nullptr;
+    decltype(&ndpad_execute) execute = nullptr;
+    decltype(&ndpad_plan_destroy) plan_destroy = nullptr;
+    decltype(&ndpad_last_error) last_error = nullptr;
+    decltype(&ndpad_status_string) status_string = nullptr;
+};
+
+Ndpad g_ndpad;                          // set by install() while nothing is routed
+std::atomic<int64_t> g_threshold{1024}; // install() always sets it
+std::atomic<int64_t> g_routed{0}, g_kept{0};
+
+template <typename F> void set_function(int64_t address, F &fn)
+{
+    fn = reinterpret_cast<F>(static_cast<uintptr_t>(address));
+}
+
+// `functions`: the addresses of ndpad_plan_create, ndpad_execute, ndpad_plan_destroy,
+// ndpad_last_error and ndpad_status_string, in this order (ctypes gives them).
+void set_ndpad(const std::vector<int64_t> &functions)
+{
+    TORCH_CHECK(functions.size() == 5, "ndpad::install: 5 function addresses expected, got ",
+                functions.size());
+    for (size_t k = 0; k < functions.size(); k++)
+        TORCH_CHECK(functions[k] != 0, "ndpad::install: function address ", k, " is NULL");
+    set_function(functions[0], g_ndpad.plan_create);
+    set_function(functions[1], g_ndpad.execute);
+    set_function(functions[2], g_ndpad.plan_destroy);
+    set_function(functions[3], g_ndpad.last_error);
+    set_function(functions[4], g_ndpad.status_string);
+}
+
+// ---- plans, cached: planning costs tens of microseconds, a repeated pad pays it once ----
+
+using Key = std::vector<int64_t>;
+
+struct KeyHash {
+    size_t operator()(const Key &k) const
+    {
+        uint64_t h = 1469598103934665603ull; // FNV-1a over the words
+        for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+        return static_cast<size_t>(h);
+    }
+};
+
+class PlanCache
+{
+  public:
+    using Plan = std::shared_ptr<ndpad_plan>;
+
+    // The plan of `problem` on `threads` threads; a plan evicted while another thread runs
+    // it lives until that thread drops its reference.
+    Plan get(const ndpad_problem &problem, int32_t threads, const Key &key)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto it = index_.find(key);
+            if (it != index_.end()) {
+                order_.splice(order_.begin(), order_, it->second);
+                return it->second->second;
+            }
+        }
+        ndpad_options options;
+        std::memset(&options, 0, sizeof options);
+        options.threads = threads;
+        ndpad_plan *raw = nullptr;
+        ndpad_status status = g_ndpad.plan_create(&problem, &options, &raw);
+        TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
+                    g_ndpad.last_error());
+        Plan plan(raw, g_ndpad.plan_destroy);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (index_.find(key) == index_.end()) {
+            order_.emplace_front(key, plan);
+            index_[key] = order_.begin();
+            if (order_.size() > kCapacity) {
+                index_.erase(order_.back().first);
+                order_.pop_back();
+            }
+        }
+        return plan;
+    }
+
+  private:
+    static constexpr size_t kCapacity = 64;
+    std::mutex mutex_;
+    std::list<std::pair<Key, Plan>> order_; // most recently used first
+    std::unordered_map<Key, std::list<std::pair<Key, Plan>>::iterator, KeyHash> index_;
+};
+
+// Never destroyed: at exit, libndpad's own teardown may already have run.
+PlanCache &g_plans = *new PlanCache;
+
+// Output elements of torch's pad list (pairs, last dimension first) on `x`, saturating; 0
+// when an extent is not positive. The first test of every kernel: a small tensor goes to
+// torch's kernel before anything else is looked at.
+int64_t padded_numel(const at::Tensor &x, at::IntArrayRef pad)
+{
+    const at::IntArrayRef sizes = x.sizes();
+    const int64_t ndim = static_cast<int64_t>(sizes.size());
+    const int64_t pairs = static_cast<int64_t>(pad.size() / 2);
+    int64_t n = 1;
+    for (int64_t k = 0; k < ndim; k++) {
+        const int64_t i = ndim - 1 - k; // the pair of dimension k
+        const int64_t d = sizes[k] + (i < pairs ? pad[2 * i] + pad[2 * i + 1] : 0);
+        if (d <= 0) return 0;
+        n = n > INT64_MAX / d ? INT64_MAX : n * d;
+    }
+    return n;
+}
+
+bool plain_tensor(const at::Tensor &x)
+{
+    return x.layout() == at::kStrided && x.device().is_cpu() && !x.is_quantized() &&
+           x.scalar_type() != at::kComplexHalf && x.dim() <= NDPAD_MAX_RANK;
+}
+
+// torch's pad list (pairs, last dimension first) as per-dimension begin/end pads.
+void per_dim_pads(at::IntArrayRef pad, int64_t ndim, std::vector<int64_t> &begin,
+                  std::vector<int64_t> &end)
+{
+    begin.assign(ndim, 0);
+    end.assign(ndim, 0);
+    for (size_t i = 0; i < pad.size() / 2; i++) {
+        begin[ndim - 1 - i] = pad[2 * i];
+        end[ndim - 1 - i] = pad[2 * i + 1];
+    }
+}
+
+// libndpad: pad `x` into a new tensor of `format` (api.md's semantics: negative pads crop,
+// borders come from the whole input). `value` is the fill of CONSTANT.
+at::Tensor run_ndpad(at::Tensor x, const std::vector<int64_t> &begin,
+                     const std::vector<int64_t> &end, ndpad_mode mode, const at::Scalar *value,
+                     at::MemoryFormat format)
+{
+    const int64_t ndim = x.dim();
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options().memory_format(format));
+    if (out.numel() == 0) return out;
+    if (x.is_conj() || x.is_neg())
+        x = x.resolve_conj().resolve_neg(); // the lazy bits are not in the memory
+    const int64_t elem = x.element_size();
+    // The fill's bytes as torch's fill_ makes them (its conversion and overflow errors).
+    int64_t value_words[2] = {0, 0};
+    if (mode == NDPAD_CONSTANT && value != nullptr) {
+        at::Tensor v = at::empty({}, x.options()).fill_(*value);
+        std::memcpy(value_words, v.data_ptr(), elem);
+    }
+    const int32_t threads = at::get_num_threads();
+    Key key;
+    key.reserve(6 + 5 * ndim);
+    key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1]});
+    key.insert(key.end(), x.sizes().begin(), x.sizes().end());
+    key.insert(key.end(), begin.begin(), begin.end());
+    key.insert(key.end(), end.begin(), end.end());
+    key.insert(key.end(), x.strides().begin(), x.strides().end());
+    key.insert(key.end(), out.strides().begin(), out.strides().end());
+    ndpad_problem problem;
+    std::memset(&problem, 0, sizeof problem);
+    problem.rank = static_cast<int32_t>(ndim);
+    problem.mode = mode;
+    problem.elem_size = static_cast<size_t>(elem);
+    problem.shape = x.sizes().data();
+    problem.pads_begin = begin.data();
+    problem.pads_end = end.data();
+    problem.in_strides = x.strides().data();
+    problem.out_strides = out.strides().data();
+    problem.pad_value = mode == NDPAD_CONSTANT ? value_words : nullptr;
+    PlanCache::Plan plan = g_plans.get(problem, threads, key);
+    ndpad_status status = g_ndpad.execute(plan.get(), x.data_ptr(), out.data_ptr());
+    TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
+                g_ndpad.last_error());
+    g_routed++;
+    return out;
+}
+
+// ---- constant_pad_nd -----------------------------------------------------------------
+
+at::Tensor constant_pad_nd(const at::Tensor &self, at::IntArrayRef pad, const at::Scalar &value)
+{
+    const int64_t ndim = self.dim();
+    bool routable = pad.size() % 2 == 0 && static_cast<int64_t>(pad.size() / 2) <= ndim &&
+                    padded_numel(self, pad) >= g_threshold.load() && plain_tensor(self);
+    if (routable) {
+        bool grows = false;
+        for (int64_t p : pad) grows = grows || p > 0;
+        routable = grows; // only crops: torch clones a narrowed view
+    }
+    if (routable) {
+        std::vector<int64_t> begin, end, shape(ndim);
+        per_dim_pads(pad, ndim, begin, end);
+        for (int64_t k = 0; k < ndim && routable; k++) {
+            const int64_t d = self.size(k);
+            shape[k] = d + begin[k] + end[k];
+            routable = shape[k] > 0 && -begin[k] <= d && -end[k] <= d;
+        }
+        if (routable)
+            return run_ndpad(self, begin, end, NDPAD_CONSTANT, &value,
+                             self.suggest_memory_format());
+    }
+    g_kept++;
+    return at::native::constant_pad_nd(self, pad, value);
+}
+
+// ---- reflection_pad{1,2,3}d, replication_pad{1,2,3}d ---------------------------------
+
+using TorchKernel = at::Tensor (*)(const at::Tensor &, at::IntArrayRef);
+
+// Does torch's kernel take this dtype? Asked once per dtype on a one-element tensor.
+bool kernel_takes(TorchKernel kernel, int n, at::ScalarType dtype, std::atomic<int8_t> (&known)[64])
+{
+    const int index = static_cast<int>(dtype);
+    if (index < 0 || index >= 64) return false;
+    int8_t state = known[index].load();
+    if (state == 0) {
+        try {
+            std::vector<int64_t> ones(n + 1, 1), zeros(2 * n, 0);
+            kernel(at::zeros(ones, at::TensorOptions().dtype(dtype)), zeros);
+            state = 1;
+        } catch (const c10::Error &) {
+            state = -1;
+        }
+        known[index].store(state);
+    }
+    return state > 0;
+}
+
+template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::IntArrayRef padding)
+{
+    static std::atomic<int8_t> takes[64];
+    constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
+                                            at::cpu::replication_pad3d},
+                                           {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
+                                            at::cpu::reflection_pad3d}};
+    const TorchKernel torch_kernel = kernels[Reflect][N - 1];
+    const int64_t ndim = x.dim();
+    if (padding.size() == 2 * N && (ndim == N + 1 || ndim == N + 2) &&
+        padded_numel(x, padding) >= g_threshold.load() && plain_tensor(x) && x.numel() > 0 &&
+        kernel_takes(torch_kernel, N, x.scalar_type(), takes)) {
+        std::vector<int64_t> begin, end, shape(ndim);
+        per_dim_pads(padding, ndim, begin, end);
+        const int64_t first = ndim - N; // the padded dimensions
+        bool ok = true;
+        for (int64_t k = 0; k < ndim && ok; k++) {
+            const int64_t d = x.size(k);
+            shape[k] = d + begin[k] + end[k];
+            if (k >= first) ok = shape[k] >= 1 && (!Reflect || (begin[k] < d && end[k] < d));
+        }
+        if (ok)
+            return run_ndpad(x, begin, end, Reflect ? NDPAD_REFLECT : NDPAD_EDGE, nullptr,
+                             at::MemoryFormat::Contiguous);
+    }
+    g_kept++;
+    return torch_kernel(x, padding);
+}
+
+// ---- _pad_circular -------------------------------------------------------------------
+
+// torch crops first and wraps the cropped tensor, on every dimension past batch and channel.
+struct CircularPads {
+    std::vector<int64_t> lo, kept, before, after; // per dimension
+};
+
+bool circular_routable(const at::Tensor &x, at::IntArrayRef pad, CircularPads &c)
+{
+    const int64_t ndim = x.dim();
+    if (pad.empty() || static_cast<int64_t>(pad.size()) != 2 * (ndim - 2) ||
+        padded_numel(x, pad) < g_threshold.load() || !plain_tensor(x))
+        return false;
+    std::vector<int64_t> begin, end;
+    per_dim_pads(pad, ndim, begin, end);
+    c.lo.assign(ndim, 0);
+    c.kept.assign(ndim, 0);
+    c.before.assign(ndim, 0);
+    c.after.assign(ndim, 0);
+    for (int64_t k = 0; k < ndim; k++) {
+        const int64_t d = x.size(k), b = begin[k], e = end[k];
+        c.lo[k] = std::max<int64_t>(-b, 0);
+        c.kept[k] = d + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
+        c.before[k] = std::max<int64_t>(b, 0);
+        c.after[k] = std::max<int64_t>(e, 0);
+        if (k >= 2 && (c.kept[k] <= 0 || b > c.kept[k] || e > c.kept[k]))
+            return false; // torch's result or torch's error
+    }
+    return true;
+}
+
+at::Tensor circular_forward(const at::Tensor &x, const CircularPads &c)
+{
+    at::Tensor cropped = x;
+    for (int64_t k = 0; k < x.dim(); k++)
+        if (c.kept[k] != x.size(k)) cropped = cropped.narrow(k, c.lo[k], c.kept[k]);
+    return run_ndpad(cropped, c.before, c.after, NDPAD_WRAP, nullptr, at::MemoryFormat::Contiguous);
+}
+
+// The gradient of the wrap: per padded dimension, the kept part's gradient plus the
+// borders' gradients added where they were copied from, placed into zeros where cropped.
+// Built from differentiable operations, so double backward works.
+struct CircularPad : public torch::autograd::Function<CircularPad> {
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x,
+                              const CircularPads &c)
+    {
+        ctx->saved_data["shape"] = x.sizes().vec();
+        ctx->saved_data["lo"] = c.lo;
+        ctx->saved_data["kept"] = c.kept;
+        ctx->saved_data["before"] = c.before;
+        ctx->saved_data["after"] = c.after;
+        return circular_forward(x, c);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        const std::vector<int64_t> shape = ctx->saved_data["shape"].toIntVector();
+        const std::vector<int64_t> lo = ctx->saved_data["lo"].toIntVector();
+        const std::vector<int64_t> kept = ctx->saved_data["kept"].toIntVector();
+        const std::vector<int64_t> before = ctx->saved_data["before"].toIntVector();
+        const std::vector<int64_t> after = ctx->saved_data["after"].toIntVector();
+        at::Tensor g = grads[0];
+        for (int64_t k = 0; k < static_cast<int64_t>(shape.size()); k++) {
+            if (before[k] == 0 && after[k] == 0 && kept[k] == shape[k]) continue;
+            at::Tensor part = g.narrow(k, before[k], kept[k]).clone();
+            if (before[k] > 0)
+                part.narrow(k, kept[k] - before[k], before[k]).add_(g.narrow(k, 0, before[k]));
+            if (after[k] > 0)
+                part.narrow(k, 0, after[k]).add_(g.narrow(k, before[k] + kept[k], after[k]));
+            if (kept[k] != shape[k]) {
+                std::vector<int64_t> size = part.sizes().vec();
+                size[k] = shape[k];
+                at::Tensor whole = at::zeros(size, part.options());
+                whole.narrow(k, lo[k], kept[k]).copy_(part);
+                part = whole;
+            }
+            g = part;
+        }
+        return {g, at::Tensor()};
+    }
+};
+
+// At CPU: no autograd wanted (below the autograd layer, or inference mode).
+at::Tensor pad_circular_cpu(const at::Tensor &x, at::IntArrayRef pad)
+{
+    CircularPads c;
+    if (circular_routable(x, pad, c)) return circular_forward(x, c);
+    g_kept++;
+    return at::native::_pad_circular(x, pad);
+}
+
+// At AutogradCPU: torch's composite records its own graph; ndpad's forward gets the
+// gradient above.
+at::Tensor pad_circular_autograd(const at::Tensor &x, at::IntArrayRef pad)
+{
+    CircularPads c;
+    if (circular_routable(x, pad, c)) {
+        if (x.requires_grad() && at::GradMode::is_enabled()) return CircularPad::apply(x, c);
+        at::AutoDispatchBelowADInplaceOrView guard;
+        return circular_forward(x, c);
+    }
+    g_kept++;
+    return at::native::_pad_circular(x, pad);
+}
+
+// ---- install / uninstall -------------------------------------------------------------
+
+std::mutex g_install_mutex;
+std::unique_ptr<torch::Library> g_cpu, g_autograd_cpu;
+
+// Drops the dispatcher's "Overriding a previously registered kernel" (that is the point of
+// install()); passes every other warning on.
+class QuietOverrides : public c10::WarningHandler
+{
+  public:
+    explicit QuietOverrides(c10::WarningHandler *next) : next_(next)
+    {
+    }
+    void process(const c10::SourceLocation &where, const std::string &msg,
+                 const bool verbatim) override
+    {
+        if (msg.rfind("Overriding a previously registered kernel", 0) != 0)
+            next_->process(where, msg, verbatim);
+    }
+
+  private:
+    c10::WarningHandler *next_;
+};
+
+void install(std::vector<int64_t> functions, int64_t threshold)
+{
+    std::lock_guard<std::mutex> lock(g_install_mutex);
+    g_threshold.store(threshold);
+    if (g_cpu) return;
+    set_ndpad(functions);
+    QuietOverrides quiet(c10::Warning::get_warning_handler());
+    c10::Warning::WarningHandlerGuard guard(&quiet);
+    auto cpu = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
+                                                __FILE__, __LINE__);
+    cpu->impl("constant_pad_nd", TORCH_FN(constant_pad_nd));
+    cpu->impl("reflection_pad1d", TORCH_FN((border_pad<1, true>)));
+    cpu->impl("reflection_pad2d", TORCH_FN((border_pad<2, true>)));
+    cpu->impl("reflection_pad3d", TORCH_FN((border_pad<3, true>)));
+    cpu->impl("replication_pad1d", TORCH_FN((border_pad<1, false>)));
+    cpu->impl("replication_pad2d", TORCH_FN((border_pad<2, false>)));
+    cpu->impl("replication_pad3d", TORCH_FN((border_pad<3, false>)));
+    cpu->impl("_pad_circular", TORCH_FN(pad_circular_cpu));
+    auto autograd_cpu =
+        std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
+                                         c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
+    autograd_cpu->impl("_pad_circular", TORCH_FN(pad_circular_autograd));
+    g_cpu = std::move(cpu);
+    g_autograd_cpu = std::move(autograd_cpu);
+}
+
+void uninstall()
+{
+    std::lock_guard<std::mutex> lock(g_install_mutex);
+    g_autograd_cpu.reset(); // dropping a Library deregisters its kernels
+    g_cpu.reset();          // the plan cache stays: a later install() reuses it
+}
+
+bool installed()
+{
+    std::lock_guard<std::mutex> lock(g_install_mutex);
+    return g_cpu != nullptr;
+}
+
+std::vector<int64_t> calls()
+{
+    return {g_routed.load(), g_kept.load()};
+}
+
+// The torch version this file was compiled against: the loader refuses another one.
+std::string built_for()
+{
+    return NDPAD_TORCH_VERSION;
+}
+
+} // namespace
+
+TORCH_LIBRARY(ndpad, m)
+{
+    m.def("install(int[] ndpad_functions, int threshold) -> ()", &install);
+    m.def("built_for() -> str", &built_for);
+    m.def("uninstall() -> ()", &uninstall);
+    m.def("installed() -> bool", &installed);
+    m.def("calls() -> int[]", &calls);
+}

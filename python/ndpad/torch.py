@@ -1,0 +1,252 @@
+"""ndpad.torch: torch.nn.functional.pad over libndpad, with autograd, and a drop-in for
+torch's own CPU padding operators.
+
+    import torch, ndpad.torch
+    y = ndpad.torch.pad(x, (1, 1, 1, 1), "reflect")    # F.pad's call, result and gradient
+    y = ndpad.torch.pad(x, (2, 3), "symmetric")         # a mode torch lacks
+    ndpad.torch.install()      # F.pad, nn.ReflectionPad2d, Conv2d(padding_mode="reflect") ...
+    ndpad.torch.uninstall()    # ... run through ndpad until this
+
+pad() runs libndpad on the tensors' own memory (data_ptr and strides, no copy through
+numpy) with the GIL released. install() and uninstall() are in _torch_install.py (with the
+native C++ kernels of _torch_native.cpp when built), the gradient in _torch_grad.py.
+"""
+
+import ctypes
+
+import torch
+
+from . import _lib
+from ._args import threads_arg
+from ._torch_grad import index_maps, pad_backward
+
+__all__ = ["pad", "install", "uninstall", "installed", "backend", "native_status", "MODES"]
+
+# torch's mode names -> libndpad's modes ("replicate" is EDGE, "circular" WRAP).
+MODES = {"constant": _lib.MODES["constant"], "reflect": _lib.MODES["reflect"],
+         "replicate": _lib.MODES["edge"], "circular": _lib.MODES["wrap"],
+         "symmetric": _lib.MODES["symmetric"]}
+
+_CONSTANT = MODES["constant"]
+
+
+try:
+    from torch._prims_common import suggest_memory_format as _torch_suggest
+except ImportError:  # pragma: no cover - a torch without the Python port of it
+    _torch_suggest = None
+
+
+def _suggest_memory_format(x):
+    """at::suggest_memory_format: the layout torch's constant padding gives its output."""
+    if x.dim() not in (4, 5):
+        return torch.contiguous_format
+    if _torch_suggest is not None:
+        return _torch_suggest(x)
+    fmt = torch.channels_last if x.dim() == 4 else torch.channels_last_3d
+    if x.is_contiguous(memory_format=fmt) and not x.is_contiguous():
+        return fmt
+    return torch.contiguous_format
+
+
+_value_cache = {}  # (dtype, type(value), repr(value)) -> pad value bytes
+
+
+def value_bytes(value, dtype):
+    """The bytes torch stores when it fills a `dtype` tensor with `value` (its own
+    conversion and overflow errors: fill_ is what constant_pad_nd calls)."""
+    # repr, not the value: -0.0 == 0.0 but their bytes differ. NaNs (whose sign repr
+    # hides) are never cached.
+    cacheable = type(value) in (int, float, bool) and value == value
+    key = (dtype, type(value), repr(value)) if cacheable else None
+    data = _value_cache.get(key)
+    if data is None:
+        t = torch.empty((), dtype=dtype).fill_(value)
+        data = ctypes.string_at(t.data_ptr(), t.element_size())
+        if cacheable and len(_value_cache) < 256:
+            _value_cache[key] = data
+    return data
+
+
+def native_ok(x):
+    """Can libndpad read this tensor's memory directly?"""
+    return (x.device.type == "cpu" and x.layout == torch.strided and not x.is_quantized
+            and x.dtype is not torch.complex32 and x.dim() <= _lib.MAX_RANK)
+
+
+def run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format):
+    """libndpad: pad `x` (a plain strided CPU tensor) into a new tensor of `memory_format`.
+    Negative pads crop; borders come from the whole input (api.md)."""
+    shape = x.shape
+    new_shape = [d + b + e for d, b, e in zip(shape, pads_begin, pads_end)]
+    out = torch.empty(new_shape, dtype=x.dtype, memory_format=memory_format)
+    if out.numel() == 0:
+        if x.numel() == 0 and mode != _CONSTANT and any(n for n in new_shape):
+            _check(x, pads_begin, pads_end, mode)  # ndpad's error for an empty axis
+        return out
+    if x.is_conj() or x.is_neg():
+        x = x.resolve_conj().resolve_neg()  # the lazy bits are not in the memory
+    problem, keep = _lib.make_problem(mode, x.element_size(), shape, pads_begin, pads_end,
+                                      in_strides=x.stride(), out_strides=out.stride(),
+                                      pad_value=pad_value if mode == _CONSTANT else None)
+    try:
+        _lib.run(problem, x.data_ptr(), out.data_ptr(), threads)
+    except _lib.NdpadValueError as exc:
+        raise RuntimeError("ndpad.torch.pad: %s" % exc.message) from None
+    del keep
+    return out
+
+
+def _check(x, pads_begin, pads_end, mode):
+    problem, keep = _lib.make_problem(mode, x.element_size(), x.shape, pads_begin, pads_end)
+    try:
+        _lib.output_shape(problem)
+    except _lib.NdpadValueError as exc:
+        raise RuntimeError("ndpad.torch.pad: %s" % exc.message) from None
+    del keep
+
+
+class _Pad(torch.autograd.Function):
+    """run() with the gradient of its index map (sums over the copies; crops get zeros)."""
+
+    @staticmethod
+    def forward(ctx, x, pads_begin, pads_end, crop_first, mode, pad_value, threads,
+                memory_format):
+        ctx.shape = tuple(x.shape)
+        ctx.maps = (pads_begin, pads_end, crop_first, mode)
+        return _forward(x, pads_begin, pads_end, crop_first, mode, pad_value, threads,
+                        memory_format)
+
+    @staticmethod
+    def backward(ctx, grad):
+        pads_begin, pads_end, crop_first, mode = ctx.maps
+        maps = index_maps(ctx.shape, pads_begin, pads_end, mode, crop_first)
+        return (pad_backward(grad, ctx.shape, maps),) + (None,) * 7
+
+
+def _forward(x, pads_begin, pads_end, crop_first, mode, pad_value, threads, memory_format):
+    if mode == _CONSTANT and all(p <= 0 for p in pads_begin) and \
+            all(p <= 0 for p in pads_end):
+        # Only crops: torch returns a clone of the narrowed input (in the input's layout).
+        for k, (b, e) in enumerate(zip(pads_begin, pads_end)):
+            if b or e:
+                x = x.narrow(k, -b, x.shape[k] + b + e)
+        return x.clone()
+    if crop_first:
+        # torch's circular padding crops first and wraps the cropped tensor.
+        for k, (b, e) in enumerate(zip(pads_begin, pads_end)):
+            if b < 0 or e < 0:
+                x = x.narrow(k, max(-b, 0), x.shape[k] + min(b, 0) + min(e, 0))
+        pads_begin = [max(b, 0) for b in pads_begin]
+        pads_end = [max(e, 0) for e in pads_end]
+    return run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format)
+
+
+def per_dim_pads(pad, ndim):
+    """F.pad's pad sequence (pairs, last dimension first) as pads_begin, pads_end per
+    dimension, with F.pad's errors."""
+    try:
+        pad = [int(p) if isinstance(p, int) or hasattr(p, "__index__") else p for p in pad]
+    except TypeError:
+        raise TypeError("pad(): argument 'pad' must be a tuple of ints, not %s"
+                        % type(pad).__name__) from None
+    if any(not isinstance(p, int) for p in pad):
+        raise TypeError("pad(): argument 'pad' must be a tuple of ints, but found element "
+                        "of type %s" % type(next(p for p in pad
+                                                 if not isinstance(p, int))).__name__)
+    if any(not -2**63 <= p < 2**63 for p in pad):
+        raise TypeError("pad(): argument 'pad' must be a tuple of ints, but %d does not fit "
+                        "in int64" % next(p for p in pad if not -2**63 <= p < 2**63))
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > ndim:
+        raise RuntimeError("Padding length too large: %d pads for %d dimensions"
+                           % (len(pad), ndim))
+    pads_begin = [0] * ndim
+    pads_end = [0] * ndim
+    for i in range(len(pad) // 2):
+        pads_begin[ndim - 1 - i] = pad[2 * i]
+        pads_end[ndim - 1 - i] = pad[2 * i + 1]
+    return pads_begin, pads_end
+
+
+def _check_sizes(shape, pads_begin, pads_end, crop_first):
+    for k, (d, b, e) in enumerate(zip(shape, pads_begin, pads_end)):
+        if d + b + e < 0 or crop_first and d + min(b, 0) + min(e, 0) < 0:
+            raise RuntimeError("ndpad.torch.pad: pad (%d, %d) on dimension %d of size %d "
+                               "gives a negative size" % (b, e, k, d))
+        if crop_first and d + min(b, 0) + min(e, 0) == 0 and d + b + e > 0:
+            raise RuntimeError("ndpad.torch.pad: circular pad (%d, %d) on dimension %d of "
+                               "size %d crops all of it and has nothing to wrap"
+                               % (b, e, k, d))
+
+
+def pad(input, pad, mode="constant", value=None, *, threads=None):
+    """torch.nn.functional.pad's call and result, computed by libndpad.
+
+    input: a tensor of any dtype torch has on the CPU (bool, integers, float16, bfloat16,
+        float32/64, complex), any rank up to 32, any strides. Tensors libndpad cannot read
+        (other devices, sparse, quantized) go to F.pad.
+    pad: (begin, end) pairs, last dimension first, for up to every dimension; negative
+        values crop.
+    mode: "constant", "reflect", "replicate", "circular" (as F.pad) or "symmetric" (the
+        border mirrored with its edge element: numpy's "symmetric").
+    value: the fill of mode "constant" (default 0), a float as in F.pad, converted to the
+        dtype as torch's fill_ converts it (with its overflow errors).
+    threads: keyword-only; libndpad threads, default torch.get_num_threads().
+
+    Where torch refuses, this does not: every mode on every dimension of any rank and
+    dtype, and pads larger than the dimension (reflect, symmetric and circular repeat the
+    pattern, as numpy >= 2.1 does; torch needs reflect pads < size and circular pads <=
+    size). "circular" crops first and wraps the cropped tensor, as torch does; the other
+    modes take their borders from the whole input, as torch does. The result is a new
+    tensor laid out as F.pad lays it out (constant keeps channels_last, the other modes
+    are contiguous). The gradient sums over the positions each element was copied to."""
+    if not isinstance(input, torch.Tensor):
+        raise TypeError("pad(): argument 'input' (position 1) must be Tensor, not %s"
+                        % type(input).__name__)
+    if type(input) is not torch.Tensor and torch.overrides.has_torch_function((input,)):
+        # A tensor subclass with __torch_function__ sees this function (the module-level
+        # `pad`: the argument shadows it here), as F.pad would hand it F.pad.
+        return torch.overrides.handle_torch_function(
+            globals()["pad"], (input,), input, pad, mode=mode, value=value, threads=threads)
+    if not isinstance(mode, str):
+        raise TypeError("pad(): argument 'mode' (position 3) must be str, not %s"
+                        % type(mode).__name__)
+    if mode not in MODES:
+        raise NotImplementedError("Unrecognised padding mode %s" % (mode,))
+    if mode != "constant" and value is not None:
+        raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
+    pads_begin, pads_end = per_dim_pads(pad, input.dim())
+    if not native_ok(input):
+        # Another device, sparse, quantized, or more than 32 dimensions: torch's own F.pad.
+        if mode == "symmetric":
+            raise RuntimeError("ndpad.torch.pad: mode 'symmetric' needs a strided CPU tensor "
+                               "of at most %d dimensions" % _lib.MAX_RANK)
+        return torch.nn.functional.pad(input, pad, mode, value)
+    if threads is None:
+        threads = torch.get_num_threads()
+    else:
+        threads = threads_arg(threads)
+    mode_id = MODES[mode]
+    crop_first = mode == "circular"
+    _check_sizes(input.shape, pads_begin, pads_end, crop_first)
+    if mode == "constant":
+        # F.pad takes a float (its schema: float? value) and fills with it.
+        if value is not None and (isinstance(value, (complex, str, bytes)) or
+                                  isinstance(value, torch.Tensor) and value.is_complex()):
+            raise TypeError("pad(): argument 'value' (position 4) must be float, not %s"
+                            % type(value).__name__)
+        pad_value = value_bytes(0.0 if value is None else float(value), input.dtype)
+        memory_format = _suggest_memory_format(input)
+    else:
+        pad_value = None
+        memory_format = torch.contiguous_format
+    if input.requires_grad and torch.is_grad_enabled():
+        return _Pad.apply(input, pads_begin, pads_end, crop_first, mode_id, pad_value,
+                          threads, memory_format)
+    return _forward(input, pads_begin, pads_end, crop_first, mode_id, pad_value, threads,
+                    memory_format)
+
+
+from ._torch_install import backend, install, installed, uninstall  # noqa: E402 (uses run)
+from ._torch_native import status as native_status  # noqa: E402
