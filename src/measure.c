@@ -356,11 +356,114 @@ static ndpad_tile heuristic_tile(const ndpad_plan *plan)
     return tile;
 }
 
+/* The heuristic's time per run (median of 3, in *per_run), whether the class is slow (few
+ * runs fit the budget) and the machine's state. False when the machine is loaded: then
+ * r->refused is set and nothing is tuned. */
+static bool time_heuristic(ndpad_plan *dense, const ndpad_scratch *s,
+                           const ndpad_tune_settings *settings, double start,
+                           const ndpad_load_mark *mark, ndpad_tune_result *r, double *per_run,
+                           bool *slow)
+{
+    const ndpad_tile def = r->default_tile;
+    double first[3];
+    for (int k = 0; k < 3; k++) first[k] = time_once(dense, &def, s);
+    const double run = ndpad_median(first, 3);
+    *per_run = run > 1e-7 ? run : 1e-7;
+    r->default_gbps = r->tuned_gbps = (double)s->bytes_moved / 1e9 / *per_run;
+    /* Few runs fit the budget: the variants are chosen in rounds, which give the A/A
+     * noise too. */
+    const double slow_runs = settings->slow_runs > 0 ? settings->slow_runs : SLOW_RUNS;
+    *slow = *per_run * slow_runs > start + settings->budget_seconds - ndpad_now();
+    if (settings->noise < 0) {
+        if (!*slow)
+            r->self_noise = self_noise(dense, s, &def, start + settings->budget_seconds * 0.1);
+        r->other_load = ndpad_other_load(mark);
+    }
+    if (r->noise > NDPAD_MAX_NOISE || r->other_load > NDPAD_MAX_OTHER_LOAD) {
+        /* Loaded: a winner found now would be the load's, not the machine's. */
+        r->refused = r->noisy = true;
+        return false;
+    }
+    return true;
+}
+
+/* The search for a challenger to the heuristic (r->challenger): for a slow class, threads
+ * and streaming stores in rounds; otherwise a coarse stage, then a refinement around its
+ * winner. False when the budget cannot cover it (r->measured == 0: not tuned). */
+static bool search(ndpad_plan *plan, ndpad_plan *dense, const ndpad_scratch *s,
+                   const ndpad_tune_settings *settings, double start, double per_run, bool slow,
+                   workspace *w, ndpad_tune_result *r, int *total_guess)
+{
+    const double budget = settings->budget_seconds;
+    const ndpad_tile def = r->default_tile;
+    ndpad_tile *const coarse = w->coarse, *const fine = w->fine;
+    const int n_coarse = ndpad_tune_coarse(plan, &def, coarse);
+    int done = 0;
+    *total_guess = PASSES * (n_coarse + 12);
+    /* A slow class's least: NDPAD_MIN_PAIRS rounds of every variant and the heuristic's
+     * copy, and two sets of as many confirming pairs after two warm-up runs each. What
+     * cannot finish does not start. */
+    const double slow_least = per_run * (NDPAD_MIN_PAIRS * (n_coarse + 1 + 4) + 4);
+    if (slow && ndpad_now() + slow_least > start + budget)
+        return false; /* measured == 0: "budget too short", nothing stored */
+    if (slow) {
+        /* Threads and streaming stores on and off, in rounds; the tile shape and the copy
+         * matter little beside the stores at this size, and there is no time for them. */
+        double self = 0;
+        *total_guess = (int)(budget * SELECT_SHARE / (per_run * (n_coarse + 1))) + 1;
+        const int c = select_in_rounds(dense, s, coarse, n_coarse, start + budget * SELECT_SHARE, r,
+                                       settings, &done, *total_guess, w, &self);
+        if (settings->noise < 0) r->self_noise = self;
+        r->candidates = n_coarse - 1;
+        r->challenger = coarse[c];
+    } else {
+        const int c = run_stage(dense, s, coarse, n_coarse, start + budget * COARSE_SHARE, per_run,
+                                r, settings, &done, *total_guess, w);
+        const int n_fine = ndpad_tune_refine(plan, &coarse[c], fine);
+        const int f =
+            run_stage(dense, s, fine, n_fine, start + budget * (COARSE_SHARE + REFINE_SHARE),
+                      per_run, r, settings, &done, *total_guess, w);
+        r->candidates = n_coarse + n_fine - 2;
+        r->challenger = fine[f];
+    }
+    /* The budget did not cover one other variant: the class is not tuned. */
+    return r->measured != 0;
+}
+
+/* Everything measured, in the scratch: the heuristic, the search, then the challenger
+ * against the heuristic in interleaved pairs (r->verdict). False when nothing may be
+ * stored (loaded machine, budget too short). */
+static bool measure_in_scratch(ndpad_plan *plan, ndpad_scratch *s,
+                               const ndpad_tune_settings *settings, double start,
+                               const ndpad_load_mark *mark, workspace *w, ndpad_tune_result *r,
+                               int *total_guess)
+{
+    ndpad_plan *const dense = &s->plan; /* the one plan object every variant runs as */
+    const ndpad_tile def = r->default_tile;
+    double per_run;
+    bool slow;
+    if (!time_heuristic(dense, s, settings, start, mark, r, &per_run, &slow)) return false;
+    if (!search(plan, dense, s, settings, start, per_run, slow, w, r, total_guess)) return false;
+    if (!ndpad_tile_same(&r->challenger, &def)) {
+        const double gb = (double)s->bytes_moved / 1e9;
+        double def_time, cand_time;
+        r->verdict = confirm_twice(dense, s, &def, &r->challenger, start + settings->budget_seconds,
+                                   per_run, w, r->noise, r->self_noise, &def_time, &cand_time);
+        r->default_gbps = def_time > 0 ? gb / def_time : 0;
+        r->tuned_gbps = r->default_gbps / r->verdict.ratio;
+        if (r->verdict.keep)
+            r->tuned_tile = r->challenger;
+        else
+            r->tuned_gbps = r->default_gbps;
+    }
+    return true;
+}
+
 bool ndpad_tune_plan_with(ndpad_plan *plan, const ndpad_tune_settings *settings,
                           ndpad_tune_result *r)
 {
     memset(r, 0, sizeof(*r));
-    const double start = ndpad_now(), budget = settings->budget_seconds;
+    const double start = ndpad_now();
     r->default_tile = heuristic_tile(plan);
     r->tuned_tile = r->challenger = r->default_tile;
     if (plan->empty) return true;
@@ -369,93 +472,18 @@ bool ndpad_tune_plan_with(ndpad_plan *plan, const ndpad_tune_settings *settings,
     r->noise = settings->noise >= 0 ? settings->noise : machine_noise();
     ndpad_scratch s;
     if (!scratch_for(plan, settings->scratch_cap, &s)) return false;
-    ndpad_plan *const dense = &s.plan; /* the one plan object every variant runs as */
     workspace *const w = ndpad_malloc(sizeof(*w));
     if (w == NULL) {
         ndpad_scratch_free(&s);
         return false;
     }
-
-    const ndpad_tile def = r->default_tile;
-    double first[3];
-    for (int k = 0; k < 3; k++) first[k] = time_once(dense, &def, &s);
-    const double run = ndpad_median(first, 3);
-    const double per_run = run > 1e-7 ? run : 1e-7;
-    const double gb = (double)s.bytes_moved / 1e9;
-    r->default_gbps = r->tuned_gbps = gb / per_run;
-    /* Few runs fit the budget: the variants are chosen in rounds, which give the A/A
-     * noise too. */
-    const double slow_runs = settings->slow_runs > 0 ? settings->slow_runs : SLOW_RUNS;
-    const bool slow = per_run * slow_runs > start + budget - ndpad_now();
-    if (settings->noise < 0) {
-        if (!slow) r->self_noise = self_noise(dense, &s, &def, start + budget * 0.1);
-        r->other_load = ndpad_other_load(&mark);
-    }
-    if (r->noise > NDPAD_MAX_NOISE || r->other_load > NDPAD_MAX_OTHER_LOAD) {
-        /* Loaded: a winner found now would be the load's, not the machine's. */
-        r->refused = r->noisy = true;
-        dense->tile = def;
-        ndpad_free(w);
-        ndpad_scratch_free(&s);
-        return true;
-    }
-
-    ndpad_tile *const coarse = w->coarse, *const fine = w->fine;
-    const int n_coarse = ndpad_tune_coarse(plan, &def, coarse);
-    int done = 0;
-    int total_guess = PASSES * (n_coarse + 12);
-    /* A slow class's least: NDPAD_MIN_PAIRS rounds of every variant and the heuristic's
-     * copy, and two sets of as many confirming pairs after two warm-up runs each. What
-     * cannot finish does not start. */
-    const double slow_least = per_run * (NDPAD_MIN_PAIRS * (n_coarse + 1 + 4) + 4);
-    if (slow && ndpad_now() + slow_least > start + budget) {
-        dense->tile = def;
-        ndpad_free(w);
-        ndpad_scratch_free(&s);
-        return true; /* measured == 0: "budget too short", nothing stored */
-    }
-    if (slow) {
-        /* Threads and streaming stores on and off, in rounds; the tile shape and the copy
-         * matter little beside the stores at this size, and there is no time for them. */
-        double self = 0;
-        total_guess = (int)(budget * SELECT_SHARE / (per_run * (n_coarse + 1))) + 1;
-        const int c = select_in_rounds(dense, &s, coarse, n_coarse, start + budget * SELECT_SHARE,
-                                       r, settings, &done, total_guess, w, &self);
-        if (settings->noise < 0) r->self_noise = self;
-        r->candidates = n_coarse - 1;
-        r->challenger = coarse[c];
-    } else {
-        const int c = run_stage(dense, &s, coarse, n_coarse, start + budget * COARSE_SHARE, per_run,
-                                r, settings, &done, total_guess, w);
-        const int n_fine = ndpad_tune_refine(plan, &coarse[c], fine);
-        const int f =
-            run_stage(dense, &s, fine, n_fine, start + budget * (COARSE_SHARE + REFINE_SHARE),
-                      per_run, r, settings, &done, total_guess, w);
-        r->candidates = n_coarse + n_fine - 2;
-        r->challenger = fine[f];
-    }
-    if (r->measured == 0) {
-        /* The budget did not cover one other variant: the class is not tuned. */
-        dense->tile = def;
-        ndpad_free(w);
-        ndpad_scratch_free(&s);
-        return true;
-    }
-
-    if (!ndpad_tile_same(&r->challenger, &def)) {
-        double def_time, cand_time;
-        r->verdict = confirm_twice(dense, &s, &def, &r->challenger, start + budget, per_run, w,
-                                   r->noise, r->self_noise, &def_time, &cand_time);
-        r->default_gbps = def_time > 0 ? gb / def_time : 0;
-        r->tuned_gbps = r->default_gbps / r->verdict.ratio;
-        if (r->verdict.keep)
-            r->tuned_tile = r->challenger;
-        else
-            r->tuned_gbps = r->default_gbps;
-    }
-    dense->tile = def;
+    int total_guess = 0;
+    const bool measured = measure_in_scratch(plan, &s, settings, start, &mark, w, r, &total_guess);
+    s.plan.tile = r->default_tile;
     ndpad_free(w);
     ndpad_scratch_free(&s);
+    if (!measured) return true;
+
     if (settings->progress != NULL) settings->progress(total_guess, total_guess, settings->user);
     if (settings->noise < 0) {
         /* A load that came while it measured: what won may be the load's doing. */
@@ -469,8 +497,8 @@ bool ndpad_tune_plan_with(ndpad_plan *plan, const ndpad_tune_settings *settings,
      * then fits every problem of the class (16384x256 tiles of one problem would cut
      * another's 258-element rows into 256 + 2). */
     ndpad_tile entry = r->tuned_tile;
-    if (entry.rows == def.rows) entry.rows = 0;
-    if (entry.cols == def.cols) entry.cols = 0;
+    if (entry.rows == r->default_tile.rows) entry.rows = 0;
+    if (entry.cols == r->default_tile.cols) entry.cols = 0;
     const ndpad_wisdom_key key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_store(&key, entry, r->tuned_gbps);
     r->stored = true;

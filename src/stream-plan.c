@@ -197,6 +197,62 @@ static void fill_border_source(const ndpad_plan *plan, const ndpad_dim *row, int
         source[k++] = ndpad_dim_source(row, plan->mode, o);
 }
 
+/* Whether the plan's output is one stream of dense rows that read the input (and, for
+ * CONSTANT, mostly input rows); *src_interior: the interior's first source byte, inside
+ * the source row. */
+static bool stream_fits(const ndpad_plan *plan, int64_t *src_interior)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t es = (int64_t)plan->elem_size;
+    const bool constant = plan->mode == NDPAD_CONSTANT;
+    if (plan->empty || !plan->reads_input || !plan->inner_dense || !plan->out_contiguous ||
+        row->r != 0 || row->n < 1 || es < 1)
+        return false;
+    if (constant && (es > NDPAD_STREAM_BLOCK || NDPAD_STREAM_BLOCK % es != 0)) return false;
+    if (constant) {
+        /* Mostly pad rows (e.g. ov-small, 16% input rows): the executor fills a run of pad
+         * rows as one gap, while the stream visits every row (1.2 vs 3.4 us). */
+        int64_t input_rows = 1;
+        for (int32_t k = 0; k + 1 < plan->ndim; k++) input_rows *= plan->dim[k].d;
+        if (input_rows < plan->rows / 2) return false;
+    }
+    /* A row with no interior (all of it clamped or cropped away, e.g. EDGE with a pad near
+     * -2^63) reads nothing there, and copy_begin - b may lie far outside the row, even
+     * beyond int64: 0, so that the kernels never form a pointer out of the row (they do,
+     * for a copy of zero bytes). */
+    *src_interior = 0;
+    return !(row->copy_begin < row->copy_end &&
+             (ndpad_sub_overflows(row->copy_begin, row->b, src_interior) ||
+              ndpad_mul_overflows(*src_interior, es, src_interior)));
+}
+
+/* The BLOCKS tables of a mode that reads the input: for each side, the source window and,
+ * per block position, the border lanes and their window bytes (masks first, then the
+ * indices, after the struct). */
+static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int64_t left_window,
+                              int64_t right_window, int64_t left_entries, int64_t right_entries)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t left = stream->left_bytes, interior_end = stream->interior_end;
+    const int64_t row_bytes = stream->row_bytes;
+    /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8 */
+    uint64_t *masks = (uint64_t *)(stream + 1);
+    uint8_t *index = (uint8_t *)(masks + left_entries + right_entries);
+    const int64_t source_bytes = row->d * stream->elem_size;
+    stream->left_window = left_window;
+    stream->right_window = right_window;
+    stream->left_window_mask = lane_range(0, source_bytes - left_window);
+    stream->right_window_mask = lane_range(0, source_bytes - right_window);
+    stream->left_mask = masks;
+    stream->right_mask = masks + left_entries;
+    stream->left_index = index;
+    stream->right_index = index + left_entries * NDPAD_STREAM_BLOCK;
+    fill_table(plan, row, 0, left, left_window, 1 - NDPAD_STREAM_BLOCK, left_entries, index, masks);
+    fill_table(plan, row, interior_end, row_bytes, right_window,
+               interior_end + 1 - NDPAD_STREAM_BLOCK, right_entries,
+               index + left_entries * NDPAD_STREAM_BLOCK, masks + left_entries);
+}
+
 ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
@@ -204,26 +260,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     const int64_t es = (int64_t)plan->elem_size;
     const bool constant = plan->mode == NDPAD_CONSTANT;
-    if (plan->empty || !plan->reads_input || !plan->inner_dense || !plan->out_contiguous ||
-        row->r != 0 || row->n < 1 || es < 1)
-        return NDPAD_OK;
-    if (constant && (es > NDPAD_STREAM_BLOCK || NDPAD_STREAM_BLOCK % es != 0)) return NDPAD_OK;
-    if (constant) {
-        /* Mostly pad rows (e.g. ov-small, 16% input rows): the executor fills a run of pad
-         * rows as one gap, while the stream visits every row (1.2 vs 3.4 us). */
-        int64_t input_rows = 1;
-        for (int32_t k = 0; k + 1 < plan->ndim; k++) input_rows *= plan->dim[k].d;
-        if (input_rows < plan->rows / 2) return NDPAD_OK;
-    }
-    /* The interior's first source byte, inside the source row. A row with no interior (all
-     * of it clamped or cropped away, e.g. EDGE with a pad near -2^63) reads nothing there,
-     * and copy_begin - b may lie far outside the row, even beyond int64: 0, so that the
-     * kernels never form a pointer out of the row (they do, for a copy of zero bytes). */
-    int64_t src_interior = 0;
-    if (row->copy_begin < row->copy_end &&
-        (ndpad_sub_overflows(row->copy_begin, row->b, &src_interior) ||
-         ndpad_mul_overflows(src_interior, es, &src_interior)))
-        return NDPAD_OK;
+    int64_t src_interior;
+    if (!stream_fits(plan, &src_interior)) return NDPAD_OK;
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
     if (!choose_kernel(plan, &kind, &kernels)) return NDPAD_OK;
@@ -235,7 +273,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         (left > NDPAD_STREAM_MAX_BORDER_BYTES || right > NDPAD_STREAM_MAX_BORDER_BYTES))
         return NDPAD_OK;
     int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0;
-    if (!constant && (kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS)) {
+    const bool blocks = kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS;
+    if (!constant && blocks) {
         if (!border_window(plan, row, 0, left, &left_window) ||
             !border_window(plan, row, interior_end, row_bytes, &right_window))
             return NDPAD_OK;
@@ -274,23 +313,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         fill_border_source(plan, row, source);
         stream->border_source = source;
     } else if (!constant) {
-        /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8 */
-        uint64_t *masks = (uint64_t *)(stream + 1);
-        uint8_t *index = (uint8_t *)(masks + entries);
-        const int64_t source_bytes = row->d * es;
-        stream->left_window = left_window;
-        stream->right_window = right_window;
-        stream->left_window_mask = lane_range(0, source_bytes - left_window);
-        stream->right_window_mask = lane_range(0, source_bytes - right_window);
-        stream->left_mask = masks;
-        stream->right_mask = masks + left_entries;
-        stream->left_index = index;
-        stream->right_index = index + left_entries * NDPAD_STREAM_BLOCK;
-        fill_table(plan, row, 0, left, left_window, 1 - NDPAD_STREAM_BLOCK, left_entries, index,
-                   masks);
-        fill_table(plan, row, interior_end, row_bytes, right_window,
-                   interior_end + 1 - NDPAD_STREAM_BLOCK, right_entries,
-                   index + left_entries * NDPAD_STREAM_BLOCK, masks + left_entries);
+        fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries);
     }
     *result = stream;
     return NDPAD_OK;
