@@ -329,7 +329,8 @@ int main(int argc, char **argv)
         "+- its notch (1.58 x IQR / sqrt(rounds)); verdicts\nbeyond `noise`, the largest of "
         "the notch, the machine's memcpy noise and the A/A noise (a\nsecond heuristic plan "
         "in the same rounds against the first). choice = tile rows x cols / threads, /nt\nstreaming "
-        "stores, /memcpy or /movsb the interior copy, /rows the output-stream path off.\n",
+        "stores, /memcpy or /movsb the interior copy, /rows the output-stream path off, /pfN "
+        "in-place\nprefetch N rows ahead.\n",
         faster, slower);
     printf("machine: memcpy pairs %.1f%% noise, other processes took %.0f%% of the CPUs during "
            "the run%s\n",

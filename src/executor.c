@@ -148,9 +148,12 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
     char *end = *cursor;
     if (skip_interior) {
         /* In place only the gaps are written, one or two cache lines a row apart: ask for
-         * the lines a few rows ahead, for writing, so their misses overlap. */
+         * the lines a few rows ahead, for writing, so their misses overlap. How far ahead
+         * pays differs between machines: the tile's (ndpad-tune measures it). */
+        const int32_t rows_ahead = ctx->plan->tile.prefetch;
+        const int64_t ahead = (rows_ahead == 0 ? NDPAD_PREFETCH_ROWS : rows_ahead) * out_stride - 8;
         for (int64_t k = 0; k < count; k++) {
-            __builtin_prefetch(run + 8 * out_stride - 8, 1, 3);
+            if (rows_ahead >= 0) __builtin_prefetch(run + ahead, 1, 3);
             if (run > end) ctx->fill_pad(end, ctx->pad_value, (run - end) / (int64_t)es, es);
             end = run + run_bytes;
             run += out_stride;

@@ -31,6 +31,8 @@
 #define SLOW_RUNS 200
 /* Of a slow class's budget: the rounds that choose; the rest confirms. */
 #define SELECT_SHARE 0.5
+/* Of an in-place CONSTANT class's budget: the prefetch stage's, at the end. */
+#define PREFETCH_SHARE 0.25
 
 /* ---- measuring ------------------------------------------------------------------------ */
 
@@ -101,14 +103,9 @@ static double time_once(ndpad_plan *plan, const ndpad_tile *tile, const ndpad_sc
 {
     plan->tile = *tile;
     const double t0 = ndpad_now();
-    ndpad_run(plan, s->in, s->out, false);
+    /* In place, CONSTANT reads nothing: only the gaps around the interior are written. */
+    ndpad_run(plan, s->in_place ? s->out : s->in, s->out, s->in_place);
     return ndpad_now() - t0;
-}
-
-bool ndpad_tile_same(const ndpad_tile *a, const ndpad_tile *b)
-{
-    return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads &&
-           a->stream == b->stream && a->copy == b->copy && a->rows_path == b->rows_path;
 }
 
 /* A stage: `count` variants (index 0 is the stage's incumbent) measured in PASSES
@@ -430,9 +427,56 @@ static bool search(ndpad_plan *plan, ndpad_plan *dense, const ndpad_scratch *s,
     return r->measured != 0;
 }
 
+/* A CONSTANT class whose problems may pad in place: in place only the gaps are written, a
+ * cache line or two a row apart, and how far ahead to prefetch them is a choice of its own.
+ * The class is shared by the problem tuned here (say with a dense input) and the same
+ * problem padded in place, so the problem need not be in place itself: in place, CONSTANT
+ * writes the gaps and reads nothing, which the scratch can time for any plan without
+ * interior padding. */
+static bool prefetch_applies(const ndpad_plan *plan)
+{
+    if (plan->mode != NDPAD_CONSTANT || !plan->reads_input) return false;
+    for (int32_t k = 0; k < plan->ndim; k++)
+        if (plan->dim[k].r != 0) return false;
+    return true;
+}
+
+/* Step 5: the in-place prefetch distance on the tile chosen so far, timed in place: none,
+ * 4, 16 and 32 rows against the default (8) in a stage, the best against the default in
+ * interleaved pairs until `end`. */
+static void tune_prefetch(ndpad_plan *dense, ndpad_scratch *s, const ndpad_tune_settings *settings,
+                          double stage_end, double end, workspace *w, ndpad_tune_result *r,
+                          int *done, int total)
+{
+    static const int32_t distances[] = {-1, 4, 16, 32};
+    ndpad_tile *const list = w->fine;
+    int count = 0;
+    list[count++] = r->tuned_tile;
+    for (size_t k = 0; k < sizeof(distances) / sizeof(distances[0]); k++) {
+        list[count] = r->tuned_tile;
+        list[count++].prefetch = distances[k];
+    }
+    s->in_place = true;
+    double first[3];
+    for (int k = 0; k < 3; k++) first[k] = time_once(dense, &list[0], s);
+    const double per_run = ndpad_median(first, 3) > 1e-7 ? ndpad_median(first, 3) : 1e-7;
+    const int best =
+        run_stage(dense, s, list, count, stage_end, per_run, r, settings, done, total, w);
+    r->prefetch_measured = true;
+    r->prefetch_challenger = list[best];
+    if (best != 0) {
+        double def_time, cand_time;
+        r->prefetch_verdict = confirm_twice(dense, s, &list[0], &list[best], end, per_run, w,
+                                            r->noise, r->self_noise, &def_time, &cand_time);
+        if (r->prefetch_verdict.keep) r->tuned_tile.prefetch = list[best].prefetch;
+    }
+    s->in_place = false;
+}
+
 /* Everything measured, in the scratch: the heuristic, the search, then the challenger
- * against the heuristic in interleaved pairs (r->verdict). False when nothing may be
- * stored (loaded machine, budget too short). */
+ * against the heuristic in interleaved pairs (r->verdict), and for in-place CONSTANT
+ * classes the prefetch distance. False when nothing may be stored (loaded machine, budget
+ * too short). */
 static bool measure_in_scratch(ndpad_plan *plan, ndpad_scratch *s,
                                const ndpad_tune_settings *settings, double start,
                                const ndpad_load_mark *mark, workspace *w, ndpad_tune_result *r,
@@ -440,14 +484,18 @@ static bool measure_in_scratch(ndpad_plan *plan, ndpad_scratch *s,
 {
     ndpad_plan *const dense = &s->plan; /* the one plan object every variant runs as */
     const ndpad_tile def = r->default_tile;
+    /* The prefetch stage takes the last part of the budget; the rest sees a shorter one. */
+    const bool prefetch = prefetch_applies(plan);
+    ndpad_tune_settings main = *settings;
+    if (prefetch) main.budget_seconds *= 1 - PREFETCH_SHARE;
     double per_run;
     bool slow;
-    if (!time_heuristic(dense, s, settings, start, mark, r, &per_run, &slow)) return false;
-    if (!search(plan, dense, s, settings, start, per_run, slow, w, r, total_guess)) return false;
+    if (!time_heuristic(dense, s, &main, start, mark, r, &per_run, &slow)) return false;
+    if (!search(plan, dense, s, &main, start, per_run, slow, w, r, total_guess)) return false;
     if (!ndpad_tile_same(&r->challenger, &def)) {
         const double gb = (double)s->bytes_moved / 1e9;
         double def_time, cand_time;
-        r->verdict = confirm_twice(dense, s, &def, &r->challenger, start + settings->budget_seconds,
+        r->verdict = confirm_twice(dense, s, &def, &r->challenger, start + main.budget_seconds,
                                    per_run, w, r->noise, r->self_noise, &def_time, &cand_time);
         r->default_gbps = def_time > 0 ? gb / def_time : 0;
         r->tuned_gbps = r->default_gbps / r->verdict.ratio;
@@ -455,6 +503,13 @@ static bool measure_in_scratch(ndpad_plan *plan, ndpad_scratch *s,
             r->tuned_tile = r->challenger;
         else
             r->tuned_gbps = r->default_gbps;
+    }
+    if (prefetch && !slow) {
+        const double end = start + settings->budget_seconds;
+        int done = *total_guess - 5;
+        *total_guess += 5;
+        tune_prefetch(dense, s, settings, end - 0.6 * PREFETCH_SHARE * settings->budget_seconds,
+                      end, w, r, &done, *total_guess);
     }
     return true;
 }

@@ -35,6 +35,7 @@ typedef struct ndpad_scratch {
     char *out;
     int64_t bytes_moved;  /* output bytes + input bytes copied, per execution        */
     int64_t bytes_needed; /* the buffers' size (INT64_MAX when it overflows)        */
+    bool in_place;        /* runs pad in place (CONSTANT: only the gaps are written) */
 } ndpad_scratch;
 
 /* False when the buffers would exceed NDPAD_SCRATCH_CAP or there is no memory. */
@@ -54,9 +55,14 @@ typedef struct ndpad_tune_result {
     double other_load;               /* others' share of the CPUs while it measured (0 .. 1)      */
     ndpad_pair_verdict verdict;      /* of the confirming pairs (pairs = 0: none ran)          */
     ndpad_tile challenger;           /* the search's best, which the pairs judged                 */
-    bool refused;                    /* loaded machine: nothing stored                            */
-    bool noisy;                      /* = refused (older name)                                    */
-    bool stored;                     /* an entry was written to the wisdom (in memory)            */
+    /* In-place CONSTANT classes: the prefetch distance, timed in place after the rest;
+     * prefetch_challenger.prefetch is the best distance, judged by prefetch_verdict. */
+    bool prefetch_measured;
+    ndpad_tile prefetch_challenger;
+    ndpad_pair_verdict prefetch_verdict;
+    bool refused; /* loaded machine: nothing stored                            */
+    bool noisy;   /* = refused (older name)                                    */
+    bool stored;  /* an entry was written to the wisdom (in memory)            */
 } ndpad_tune_result;
 
 typedef void (*ndpad_tune_progress_fn)(int done, int total, void *user);
@@ -82,7 +88,10 @@ typedef struct ndpad_tune_settings {
  * 3. a refinement around its winner: tile rows and column splits, the interior copy
  *    (ndpad_copy_kind) and the output-stream path on/off;
  * 4. the best, if it is not the heuristic's choice, against the heuristic in interleaved
- *    pairs, judged by ndpad_judge_pairs. The class's entry is the candidate when it is
+ *    pairs, judged by ndpad_judge_pairs;
+ * 5. for a CONSTANT class that can pad in place (and is not slow), the last quarter of the
+ *    budget: the in-place prefetch distance (none, 4, 16, 32 rows against 8), timed in
+ *    place with the tile of step 4, the best confirmed against 8 in pairs alike. The class's entry is the candidate when it is
  *    kept, else the heuristic's choice (so that the class counts as tuned). A tile
  *    dimension equal to the heuristic's is stored as 0, "the heuristic's", so that the
  *    entry fits the other problems of its class. When the
@@ -109,8 +118,5 @@ NDPAD_INTERNAL bool ndpad_tune_plan(ndpad_plan *plan, double budget_seconds,
  * (`noise` >= 0: taken as it is). False when no scratch memory. */
 NDPAD_INTERNAL bool ndpad_tune_check(ndpad_plan *plan, ndpad_tile stored, double seconds,
                                      int64_t scratch_cap, double noise, ndpad_tune_result *result);
-
-/* True when two tiles are the same choice. */
-NDPAD_INTERNAL bool ndpad_tile_same(const ndpad_tile *a, const ndpad_tile *b);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "plan-cache.h"
 #include "stream-plan.h"
+#include "tile-choice.h"
 #include "wisdom.h"
 
 #define SLOTS 8
@@ -103,12 +104,6 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
     return bytes;
 }
 
-static bool same_tile(ndpad_tile a, ndpad_tile b)
-{
-    return a.rows == b.rows && a.cols == b.cols && a.threads == b.threads && a.stream == b.stream &&
-           a.copy == b.copy && a.rows_path == b.rows_path;
-}
-
 bool ndpad_plan_cache_get(const ndpad_problem *problem, ndpad_cached_plan *cached)
 {
     ndpad_plan *const plan = &cached->plan;
@@ -144,7 +139,7 @@ bool ndpad_plan_cache_get(const ndpad_problem *problem, ndpad_cached_plan *cache
     /* The wisdom changed for this class since the plan was made: plan again. */
     ndpad_tile now;
     const bool found = ndpad_wisdom_lookup(&wisdom_key, &now);
-    if (found != wisdom_found || (found && !same_tile(now, wisdom_tile))) return false;
+    if (found != wisdom_found || (found && !ndpad_tile_same(&now, &wisdom_tile))) return false;
     if (plan->pad_value != NULL) plan->pad_value = pad;
     if (rebuild) {
         /* On failure (no memory) the executor's rows serve: the same bytes. */

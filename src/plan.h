@@ -32,7 +32,13 @@ typedef struct ndpad_tile {
     int32_t stream;    /* interior copies with non-temporal stores */
     int32_t copy;      /* the interior copy otherwise: an ndpad_copy_kind (copy-choice.h) */
     int32_t rows_path; /* 1: the row executor even where the output-stream path applies */
+    int32_t prefetch;  /* in-place CONSTANT walks: gap lines prefetched this many rows ahead;
+                          0: NDPAD_PREFETCH_ROWS, -1: none (tile-choice.c keeps it in range) */
 } ndpad_tile;
+
+/* The in-place prefetch distance a tile with prefetch 0 means, and the largest one. */
+#define NDPAD_PREFETCH_ROWS     8
+#define NDPAD_PREFETCH_ROWS_MAX 64
 
 struct ndpad_plan {
     int32_t mode;

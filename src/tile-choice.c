@@ -77,13 +77,24 @@ ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile)
     tile.stream = tile.stream != 0;
     if (tile.copy < 0 || tile.copy >= NDPAD_COPY_KINDS) tile.copy = NDPAD_COPY_VECTOR;
     tile.rows_path = tile.rows_path != 0;
+    if (tile.prefetch < -1 || tile.prefetch > NDPAD_PREFETCH_ROWS_MAX) tile.prefetch = 0;
     return tile;
+}
+
+bool ndpad_tile_same(const ndpad_tile *a, const ndpad_tile *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads &&
+           a->stream == b->stream && a->copy == b->copy && a->rows_path == b->rows_path &&
+           a->prefetch == b->prefetch;
 }
 
 int ndpad_tile_text(const ndpad_tile *t, char *buf, size_t size)
 {
     const char *copy = t->copy != NDPAD_COPY_VECTOR ? ndpad_copy_name(t->copy) : NULL;
-    return snprintf(buf, size, "%lldx%lld/%dt%s%s%s%s", (long long)t->rows, (long long)t->cols,
+    char prefetch[16] = "";
+    if (t->prefetch != 0)
+        snprintf(prefetch, sizeof(prefetch), "/pf%d", t->prefetch < 0 ? 0 : (int)t->prefetch);
+    return snprintf(buf, size, "%lldx%lld/%dt%s%s%s%s%s", (long long)t->rows, (long long)t->cols,
                     (int)t->threads, t->stream ? "/nt" : "", copy != NULL ? "/" : "",
-                    copy != NULL ? copy : "", t->rows_path ? "/rows" : "");
+                    copy != NULL ? copy : "", t->rows_path ? "/rows" : "", prefetch);
 }

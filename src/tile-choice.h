@@ -13,8 +13,11 @@ NDPAD_INTERNAL ndpad_tile ndpad_tile_default(const ndpad_plan *plan);
 NDPAD_INTERNAL ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile);
 
 /* A tile as the tuner's tables write it: "918x258/2t", then "/nt" (streaming stores),
- * "/memcpy" or "/movsb" (the interior copy), "/rows" (output-stream path off). snprintf
- * semantics. */
+ * "/memcpy" or "/movsb" (the interior copy), "/rows" (output-stream path off), "/pf16"
+ * (in-place prefetch 16 rows ahead; "/pf0": none). snprintf semantics. */
 NDPAD_INTERNAL int ndpad_tile_text(const ndpad_tile *tile, char *buf, size_t size);
+
+/* True when two tiles are the same choice. */
+NDPAD_INTERNAL bool ndpad_tile_same(const ndpad_tile *a, const ndpad_tile *b);
 
 #endif

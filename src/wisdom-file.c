@@ -93,6 +93,12 @@ static bool parse_class(const char *line, entry *e)
         else if (strcmp(value, "auto") != 0)
             return false;
     }
+    /* Format 5 adds the in-place prefetch distance (-1: none, 0: the default). */
+    long long prefetch = 0;
+    if (strncmp(p, "prefetch=", 9) == 0 &&
+        (!field(&p, "prefetch", value, sizeof(value)) ||
+         !integer(value, -1, NDPAD_PREFETCH_ROWS_MAX, &prefetch)))
+        return false;
     if (!field(&p, "gbps", value, sizeof(value)) || *p != '\0') return false;
     char *end = NULL;
     errno = 0;
@@ -109,7 +115,8 @@ static bool parse_class(const char *line, entry *e)
                            .threads = (int32_t)threads,
                            .stream = (int32_t)stream,
                            .copy = copy,
-                           .rows_path = rows_path};
+                           .rows_path = rows_path,
+                           .prefetch = (int32_t)prefetch};
     e->gbps = gbps;
     return true;
 }
@@ -315,10 +322,10 @@ size_t ndpad_wisdom_print(const entry *entries, size_t count, const char *others
         const char *copy = ndpad_copy_name(e->tile.copy);
         put(&t,
             "class %s tile_rows=%lld tile_cols=%lld threads=%d stream=%d copy=%s path=%s "
-            "gbps=%.3f\n",
+            "prefetch=%d gbps=%.3f\n",
             key, (long long)e->tile.rows, (long long)e->tile.cols, (int)e->tile.threads,
             (int)e->tile.stream, copy != NULL ? copy : "vector",
-            e->tile.rows_path ? "rows" : "auto", e->gbps);
+            e->tile.rows_path ? "rows" : "auto", (int)e->tile.prefetch, e->gbps);
     }
     if (others != NULL) put(&t, "%s", others);
     return t.length;

@@ -11,7 +11,7 @@
 #include "plan.h"
 
 /* 4: class lines carry the interior copy and the executor path (3 and 2 still read). */
-#define NDPAD_WISDOM_VERSION 4
+#define NDPAD_WISDOM_VERSION 5
 
 /* A problem class: what tuned tiles are remembered by. */
 typedef struct ndpad_wisdom_key {

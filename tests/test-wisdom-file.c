@@ -118,7 +118,7 @@ static void header(char *buf, size_t size)
 
 static const char *const our_class =
     "class mode=edge esize=4 rank=2 out=20 row=9 isa=scalar nthr=1 tile_rows=7 tile_cols=100 "
-    "threads=1 stream=0 copy=vector path=auto gbps=2.000\n";
+    "threads=1 stream=0 copy=vector path=auto prefetch=0 gbps=2.000\n";
 
 /* A plan whose tile comes from the cache (to make the default file load). */
 static void plan_once(int32_t tuning)
@@ -217,7 +217,7 @@ static void notes_are_never_replaced(void **state)
     write_text(path, "");
     assert_int_equal(ndpad_wisdom_save_file(path), NDPAD_OK);
     now = read_text(path);
-    assert_true(strncmp(now, "ndpad-wisdom 4\n", 15) == 0);
+    assert_true(strncmp(now, "ndpad-wisdom 5\n", 15) == 0);
     free(now);
 }
 
@@ -238,7 +238,7 @@ static void other_machines_sections_survive(void **state)
     assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
     assert_int_equal(ndpad_wisdom_save_file(path), NDPAD_OK);
     char *now = read_text(path);
-    assert_true(strncmp(now, "ndpad-wisdom 4\n", 15) == 0);
+    assert_true(strncmp(now, "ndpad-wisdom 5\n", 15) == 0);
     assert_true(test_contains(now, other));     /* the other machine, verbatim */
     assert_true(test_contains(now, our_class)); /* and ours */
     free(now);

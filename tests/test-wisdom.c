@@ -167,12 +167,13 @@ static void round_trip_string_and_file(void **state)
     (void)state;
     char head[1024], text[4096], line[512];
     header(head, sizeof(head));
-    assert_true(strncmp(head, "ndpad-wisdom 4\nmachine ", 23) == 0);
-    /* Format 4's fields round-trip: the interior copy and the executor path. */
+    assert_true(strncmp(head, "ndpad-wisdom 5\nmachine ", 23) == 0);
+    /* Format 4's fields round-trip: the interior copy and the executor path; format 5's:
+     * the in-place prefetch distance. */
     snprintf(line, sizeof(line),
              "class mode=edge esize=4 rank=3 out=20 row=8 isa=scalar "
              "nthr=3 tile_rows=12 tile_cols=66 threads=2 stream=1 copy=memcpy path=rows "
-             "gbps=3.500\n");
+             "prefetch=16 gbps=3.500\n");
     snprintf(text, sizeof(text), "%s%s", head, line);
     assert_int_equal(ndpad_wisdom_import_string(text), 1);
 
@@ -598,8 +599,8 @@ static void zero_dimensions_are_the_heuristics(void **state)
     ndpad_plan_destroy(wa), ndpad_plan_destroy(wb);
 }
 
-/* Lines of formats 2 and 3 (no copy=, no path=) mean the defaults; a bad copy or path
- * value skips the line. */
+/* Lines of formats 2 and 3 (no copy=, no path=) and 4 (no prefetch=) mean the defaults; a
+ * bad copy, path or prefetch value skips the line. */
 static void older_lines_read_as_defaults(void **state)
 {
     (void)state;
@@ -612,13 +613,22 @@ static void older_lines_read_as_defaults(void **state)
              "class mode=edge esize=4 rank=2 out=20 row=9 isa=scalar nthr=2 tile_rows=5 "
              "tile_cols=9 threads=2 stream=0 copy=bogus path=auto gbps=3.000\n"
              "class mode=edge esize=4 rank=2 out=21 row=9 isa=scalar nthr=2 tile_rows=5 "
-             "tile_cols=9 threads=2 stream=0 copy=movsb path=sideways gbps=3.000\n",
+             "tile_cols=9 threads=2 stream=0 copy=movsb path=sideways gbps=3.000\n"
+             "class mode=edge esize=4 rank=2 out=22 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=0 copy=vector path=auto prefetch=65 gbps=3.000\n"
+             "class mode=edge esize=4 rank=2 out=23 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=0 copy=vector path=auto prefetch=-2 gbps=3.000\n"
+             "class mode=reflect esize=4 rank=2 out=20 row=9 isa=scalar nthr=2 tile_rows=5 "
+             "tile_cols=9 threads=2 stream=0 copy=vector path=auto gbps=3.000\n",
              head);
     assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
     char out[4096];
     ndpad_wisdom_export_string(out, sizeof(out));
     assert_true(test_contains(out, "tile_rows=5 tile_cols=9 threads=2 stream=1 copy=vector "
-                                   "path=auto gbps=3.000\n"));
+                                   "path=auto prefetch=0 gbps=3.000\n"));
+    assert_true(test_contains(out, "mode=reflect esize=4 rank=2 out=20 row=9 isa=scalar nthr=2 "
+                                   "tile_rows=5 tile_cols=9 threads=2 stream=0 copy=vector "
+                                   "path=auto prefetch=0 gbps=3.000\n"));
     assert_false(test_contains(out, "mode=edge"));
 }
 
@@ -657,6 +667,51 @@ static void every_choice_writes_the_reference(void **state)
         ndpad_plan_destroy(plan);
         free(in), free(out), free(ref);
     }
+}
+
+/* Every in-place prefetch distance (none, the default, 1 .. the largest) pads in place to
+ * the reference's bytes, on one thread and on two: the distance changes speed only. */
+static void every_prefetch_distance_pads_in_place(void **state)
+{
+    (void)state;
+    const int64_t shape[4] = {1, 8, 40, 300}, pb[4] = {0, 0, 1, 3}, pe[4] = {0, 0, 2, 1};
+    int64_t strides[4] = {8 * 43 * 304, 43 * 304, 304, 1}; /* the output's: 1x8x43x304 */
+    const size_t n = 8 * 43 * 304, offset = 304 + 3;       /* input [0] at output [0,0,1,3] */
+    const float value = 2.5f;
+    const ndpad_problem dense = {.rank = 4,
+                                 .mode = NDPAD_CONSTANT,
+                                 .elem_size = 4,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe,
+                                 .pad_value = &value};
+    ndpad_problem in_place = dense;
+    in_place.in_strides = strides, in_place.out_strides = strides;
+    float *in = test_xmalloc(8 * 40 * 300 * sizeof(float));
+    float *out = test_xmalloc(n * sizeof(float)), *ref = test_xmalloc(n * sizeof(float));
+    for (size_t k = 0; k < 8 * 40 * 300; k++) in[k] = (float)k;
+    assert_int_equal(ndpad_ref_pad(&dense, in, ref), NDPAD_OK);
+    static const int32_t distances[] = {-1, 0, 1, 4, 16, 32, NDPAD_PREFETCH_ROWS_MAX};
+    for (int32_t threads = 1; threads <= 2; threads++) {
+        ndpad_options o;
+        ndpad_options_init(&o);
+        o.threads = threads;
+        o.tuning = NDPAD_TUNING_HEURISTIC;
+        ndpad_plan *plan = NULL;
+        assert_int_equal(ndpad_plan_create(&in_place, &o, &plan), NDPAD_OK);
+        for (size_t d = 0; d < sizeof(distances) / sizeof(distances[0]); d++) {
+            plan->tile.prefetch = distances[d];
+            memset(out, 0xA5, n * sizeof(float));
+            for (int64_t c = 0; c < 8; c++)
+                for (int64_t h = 0; h < 40; h++)
+                    memcpy(out + offset + c * strides[1] + h * strides[2], in + (c * 40 + h) * 300,
+                           300 * sizeof(float));
+            assert_int_equal(ndpad_execute(plan, out + offset, out), NDPAD_OK);
+            assert_memory_equal(out, ref, n * sizeof(float));
+        }
+        ndpad_plan_destroy(plan);
+    }
+    free(in), free(out), free(ref);
 }
 
 /* A class of which under 200 runs fit the budget chooses among the coarse variants in rounds
@@ -1172,6 +1227,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(older_lines_read_as_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(zero_dimensions_are_the_heuristics, setup, teardown),
         cmocka_unit_test_setup_teardown(every_choice_writes_the_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_prefetch_distance_pads_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(confirmation_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(a_winner_must_win_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(slow_classes_choose_in_rounds, setup, teardown),

@@ -137,6 +137,29 @@ static void tile_text(const ndpad_tile *t, char *buf, size_t size)
     (void)ndpad_tile_text(t, buf, size);
 }
 
+/* The in-place prefetch stage's line under its class: the distance and its verdict. */
+static void print_prefetch(const ndpad_tune_result *r)
+{
+    const ndpad_pair_verdict *v = &r->prefetch_verdict;
+    const int32_t best = r->prefetch_challenger.prefetch;
+    char distance[24];
+    if (best == 0)
+        snprintf(distance, sizeof(distance), "%d rows (default)", NDPAD_PREFETCH_ROWS);
+    else if (best < 0)
+        snprintf(distance, sizeof(distance), "none");
+    else
+        snprintf(distance, sizeof(distance), "%d rows", (int)best);
+    printf("%-22s %4s   in place: gap-line prefetch, best %s", "", "", distance);
+    if (best == 0 || v->pairs == 0)
+        printf(": default kept\n");
+    else if (v->keep)
+        printf(": %.3fx, CONFIRMED twice in %d pairs (%.3f, %.3f; margin %.1f%%); stored\n",
+               1.0 / v->ratio, v->pairs, v->set_ratio[0], v->set_ratio[1], 100 * v->margin);
+    else
+        printf(": %.3fx, not confirmed in %d pairs (margin %.1f%%); default kept\n", 1.0 / v->ratio,
+               v->pairs, 100 * v->margin);
+}
+
 void tune_print_summary(const tune_outcome *outcomes, int count, bool check)
 {
     printf("%-22s %4s %-22s %-28s %9s %9s %8s %-8s %s\n", "problem", "nthr", "heuristic",
@@ -198,10 +221,12 @@ void tune_print_summary(const tune_outcome *outcomes, int count, bool check)
                      check ? "entry dropped (heuristic)" : "heuristic stored");
         printf("%-22s %4d %-22s %-28s %9.2f %9s %8s %-8s %s\n", o->problem.name, o->threads, def,
                cand, r->default_gbps, cand_gbps, speed, spread, verdict);
+        if (!check && r->prefetch_measured) print_prefetch(r);
     }
     printf(
         "choice = tile rows x columns / threads; /nt streaming stores; /memcpy, /movsb the "
-        "interior copy\n(default: the ISA's vector copy); /rows the output-stream path off. "
+        "interior copy\n(default: the ISA's vector copy); /rows the output-stream path off; /pfN "
+        "in-place prefetch N rows ahead. "
         "GB/s = (output + input bytes\ncopied) / median time over the confirming pairs "
         "(over 3 runs when none ran). "
         "speedup = 1 / median over\ninterleaved pairs of (candidate time / heuristic time); "

@@ -46,8 +46,8 @@ key=$(sed -n 's/.*no wisdom entry to check: class \(.*\))$/\1/p' "$work/out")
 [ -n "$key" ] || { cat "$work/out"; fail "--check without an entry did not name the class"; }
 fingerprint=$(sed -n 's/.*machine \(cpu=.*\)$/\1/p' "$work/out" | head -n 1)
 [ -n "$fingerprint" ] || { cat "$work/out"; fail "no machine fingerprint in the output"; }
-bad="class $key tile_rows=1 tile_cols=16 threads=1 stream=0 copy=vector path=rows gbps=1.000"
-printf 'ndpad-wisdom 4\nmachine %s\n%s\n' "$fingerprint" "$bad" >"$work/w"
+bad="class $key tile_rows=1 tile_cols=16 threads=1 stream=0 copy=vector path=rows prefetch=0 gbps=1.000"
+printf 'ndpad-wisdom 5\nmachine %s\n%s\n' "$fingerprint" "$bad" >"$work/w"
 "$tune" --check --budget 4 --threads 1 --cache "$work/w" --problem "$problem" >"$work/out" 2>&1 ||
     { cat "$work/out"; fail "ndpad-tune --check failed"; }
 if grep -q "REFUSED" "$work/out"; then
