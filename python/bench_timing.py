@@ -15,14 +15,18 @@ def nothing():
 def interleaved_medians(variants, repeat):
     """Median seconds of each (setup, fn, teardown) variant; only fn is timed. One warm-up
     call each (plans, page faults, thread pools), then the variants are timed in turn in
-    every round, so that a machine whose load changes slows all of them alike."""
+    every round, so that a machine whose load changes slows all of them alike. The round's
+    first variant rotates: a call runs after a different neighbour each round, so that no
+    variant always pays for the one before it (caches it evicted, memory it freed)."""
     times = [[] for _ in variants]
     for setup, fn, teardown in variants:
         setup()
         fn()
         teardown()
-    for _ in range(repeat):
-        for k, (setup, fn, teardown) in enumerate(variants):
+    n = len(variants)
+    for r in range(repeat):
+        for k in [(r + j) % n for j in range(n)]:
+            setup, fn, teardown = variants[k]
             setup()
             t0 = time.perf_counter()
             fn()
