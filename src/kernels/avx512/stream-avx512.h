@@ -97,6 +97,37 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
             }
         }
 #endif
+        if (p >= left && p + BLOCK > row_bytes && p + BLOCK - row_bytes <= end_in &&
+            i + 1 < count && rows[i] != NULL && rows[i + 1] != NULL && block >= out &&
+            block + BLOCK <= end) {
+            /* The seam of two rows, the block every row of a few hundred bytes has: the end
+             * of row i (its interior's tail, its right border) and the start of row i + 1
+             * (its left border, its interior's head), nothing else. Straight-line code
+             * (volume case 74 -> 62 us, 1.58 -> 1.38 of memcpy): the loop below serves every
+             * other block. */
+            const char *a = rows[i], *b = rows[i + 1];
+            const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
+            const uint64_t tail = lanes(0, end_in - p), head = lanes(left - q, BLOCK);
+            __m512i v =
+                _mm512_or_si512(_mm512_maskz_loadu_epi8(tail, a + st->src_interior + (p - left)),
+                                _mm512_maskz_loadu_epi8(head, b + st->src_interior + (q - left)));
+#if STREAM_BORDERS
+            if (end_in < row_bytes)
+                v = border(v, a, st->right_window, st->right_window_mask, st->right_index,
+                           st->right_mask, p - (end_in - BLOCK + 1));
+            if (left > 0)
+                v = border(v, b, st->left_window, st->left_window_mask, st->left_index,
+                           st->left_mask, q + BLOCK - 1);
+#else
+            v = _mm512_mask_blend_epi8(tail | head, pad, v);
+#endif
+            if (nontemporal)
+                _mm512_stream_si512((void *)block, v);
+            else
+                _mm512_store_si512((void *)block, v);
+            block += BLOCK;
+            continue;
+        }
         __m512i v = pad;
         const char *rs = row_start;
         for (int64_t j = i; j < count && rs < block + BLOCK; j++, rs += row_bytes, p -= row_bytes) {
