@@ -226,6 +226,13 @@ static bool stream_fits(const ndpad_plan *plan, int64_t *src_interior)
               ndpad_mul_overflows(*src_interior, es, src_interior)));
 }
 
+/* The first 64-byte boundary at or after `p`: where the index tables start. */
+static uint8_t *index_start(void *p)
+{
+    return (uint8_t *)(((uintptr_t)p + NDPAD_STREAM_BLOCK - 1) &
+                       ~(uintptr_t)(NDPAD_STREAM_BLOCK - 1));
+}
+
 /* The BLOCKS tables of a mode that reads the input: for each side, the source window and,
  * per block position, the border lanes and their window bytes (masks first, then the
  * indices, after the struct). */
@@ -235,9 +242,12 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     const int64_t left = stream->left_bytes, interior_end = stream->interior_end;
     const int64_t row_bytes = stream->row_bytes;
-    /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8 */
+    /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8; then the
+     * indices, each entry one 64-byte line (a load that straddles two lines costs more, and
+     * a plan's speed would depend on where malloc put it) */
     uint64_t *masks = (uint64_t *)(stream + 1);
-    uint8_t *index = (uint8_t *)(masks + left_entries + right_entries);
+    uint8_t *index = index_start(masks + left_entries + right_entries);
+    stream->index_bytes = (left_entries + right_entries) * NDPAD_STREAM_BLOCK;
     const int64_t source_bytes = row->d * stream->elem_size;
     stream->left_window = left_window;
     stream->right_window = right_window;
@@ -285,7 +295,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
 
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t bytes = sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
-                         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t));
+                         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
+                         (entries > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
@@ -337,6 +348,15 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->right_index = moved(stream->right_index, stream, copy);
     copy->left_mask = moved(stream->left_mask, stream, copy);
     copy->right_mask = moved(stream->right_mask, stream, copy);
+    if (stream->index_bytes > 0) {
+        /* The buffer's alignment may differ from the original's: the indices move to the
+         * copy's own first line boundary after the masks (the slack allows for it). */
+        const uint64_t *masks = (const uint64_t *)(copy + 1);
+        uint8_t *index = index_start((void *)(masks + stream->index_bytes / NDPAD_STREAM_BLOCK));
+        memmove(index, copy->left_index, (size_t)stream->index_bytes);
+        copy->right_index = index + (stream->right_index - stream->left_index);
+        copy->left_index = index;
+    }
     return copy;
 }
 

@@ -29,6 +29,7 @@ struct ndpad_stream {
     const char *kernel_name;
     ndpad_stream_kind kind;
     int64_t bytes;        /* of the struct and its tables, which follow it        */
+    int64_t index_bytes;  /* BLOCKS: of the index tables (64-byte aligned, after the masks) */
     int64_t row_bytes;    /* output row                                                */
     int64_t left_bytes;   /* left border [0, left_bytes)                               */
     int64_t interior_end; /* interior [left_bytes, interior_end), right border after   */

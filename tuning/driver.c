@@ -221,7 +221,7 @@ void tune_print_summary(const tune_outcome *outcomes, int count, bool check)
                      check ? "entry dropped (heuristic)" : "heuristic stored");
         printf("%-22s %4d %-22s %-28s %9.2f %9s %8s %-8s %s\n", o->problem.name, o->threads, def,
                cand, r->default_gbps, cand_gbps, speed, spread, verdict);
-        if (!check && r->prefetch_measured) print_prefetch(r);
+        if (!check && r->prefetch_measured && !r->refused) print_prefetch(r);
     }
     printf(
         "choice = tile rows x columns / threads; /nt streaming stores; /memcpy, /movsb the "
