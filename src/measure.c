@@ -353,6 +353,15 @@ static ndpad_tile heuristic_tile(const ndpad_plan *plan)
     return tile;
 }
 
+/* Seconds per run of `tile`: the median of 3 runs, at least 0.1 us (a divisor). */
+static double time_per_run(ndpad_plan *dense, const ndpad_tile *tile, const ndpad_scratch *s)
+{
+    double first[3];
+    for (int k = 0; k < 3; k++) first[k] = time_once(dense, tile, s);
+    const double run = ndpad_median(first, 3);
+    return run > 1e-7 ? run : 1e-7;
+}
+
 /* The heuristic's time per run (median of 3, in *per_run), whether the class is slow (few
  * runs fit the budget) and the machine's state. False when the machine is loaded: then
  * r->refused is set and nothing is tuned. */
@@ -362,10 +371,7 @@ static bool time_heuristic(ndpad_plan *dense, const ndpad_scratch *s,
                            bool *slow)
 {
     const ndpad_tile def = r->default_tile;
-    double first[3];
-    for (int k = 0; k < 3; k++) first[k] = time_once(dense, &def, s);
-    const double run = ndpad_median(first, 3);
-    *per_run = run > 1e-7 ? run : 1e-7;
+    *per_run = time_per_run(dense, &def, s);
     r->default_gbps = r->tuned_gbps = (double)s->bytes_moved / 1e9 / *per_run;
     /* Few runs fit the budget: the variants are chosen in rounds, which give the A/A
      * noise too. */
@@ -457,9 +463,7 @@ static void tune_prefetch(ndpad_plan *dense, ndpad_scratch *s, const ndpad_tune_
         list[count++].prefetch = distances[k];
     }
     s->in_place = true;
-    double first[3];
-    for (int k = 0; k < 3; k++) first[k] = time_once(dense, &list[0], s);
-    const double per_run = ndpad_median(first, 3) > 1e-7 ? ndpad_median(first, 3) : 1e-7;
+    const double per_run = time_per_run(dense, &list[0], s);
     const int best =
         run_stage(dense, s, list, count, stage_end, per_run, r, settings, done, total, w);
     r->prefetch_measured = true;
