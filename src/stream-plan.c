@@ -15,6 +15,11 @@
  * on 16-64 B constant rows (row-length sweep, one thread, loaded AMD EPYC), while from 512 B
  * on they tie or win (volume reflect, 528 B rows: 72 -> 66 us; crop-pad ~10%). */
 #define NDPAD_STREAM_MIN_BLOCK_ROW_BYTES 512
+/* Rows that read the input and whose seams are one permute each (the seam table,
+ * stream-plan.h) take them from this length on: against the ROWS kernel, one thread, 1 MiB
+ * outputs of fp32 reflect and edge rows, ratio to memcpy: 256 B 1.45 both ways, 264 B 1.32
+ * -> 1.30, 320 B 1.33 -> 1.28, 400 B 1.29 -> 1.21; 5d (264 B) 1.27 -> 1.22. */
+#define NDPAD_STREAM_MIN_SEAM_ROW_BYTES 256
 /* Rows up to this many vector widths of the level (isa-levels.inc: 16 bytes scalar, 32
  * AVX2, 64 AVX-512) take the ROWS kernels by default in the modes that read the input, where
  * no BLOCKS kernel does: callgrind, reflect sweep, instructions per output byte, executor's
@@ -75,12 +80,75 @@ static void fill_table(const ndpad_plan *plan, const ndpad_dim *row, int64_t q0,
     }
 }
 
+/* The seam table (stream-plan.h) of a plan whose rows read the input. */
+typedef struct seam_table {
+    int64_t entries, ends; /* blocks that meet a row's end, then those from a left border */
+    int64_t first;         /* row byte of map[0]                                      */
+    int64_t tail, head;    /* the windows' first source bytes                         */
+    /* Every entry is 64 consecutive bytes of one map over the bytes q = first + j from the
+     * start of a row (q >= row_bytes: byte q - row_bytes of the next row), so the map is
+     * built once, with a call per border byte, and the entries are copies of it. */
+    uint8_t map[2 * NDPAD_STREAM_MAX_BORDER_BYTES + 3 * NDPAD_STREAM_BLOCK];
+} seam_table;
+
+/* x clamped to [lo, hi]. */
+static int64_t clamped(int64_t x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The seam map of the plan's rows (left border [0, left), interior [left, interior_end)
+ * from source byte src_interior on) in *t: its windows are the 64 source bytes that end
+ * where the interior's source ends (a row's end, its right border nearby) and those that
+ * start where it starts (the next row's start, its left border nearby). False where the
+ * windows cannot be whole loads inside the source row or some byte of a block lies
+ * outside them. */
+static bool seam_map(const ndpad_plan *plan, int64_t left, int64_t interior_end,
+                     int64_t src_interior, seam_table *t)
+{
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    const int64_t row_bytes = plan->row_bytes;
+    const int64_t last_window = row->d * (int64_t)plan->elem_size - NDPAD_STREAM_BLOCK;
+    /* entries: block starts p in [max(left, interior_end - 63), row_bytes), then [0, left) */
+    t->first = left > interior_end - (NDPAD_STREAM_BLOCK - 1)
+                   ? left
+                   : interior_end - (NDPAD_STREAM_BLOCK - 1);
+    t->ends = row_bytes - t->first;
+    t->entries = t->ends + left;
+    const int64_t span = t->entries + NDPAD_STREAM_BLOCK - 1;
+    if (row_bytes < NDPAD_STREAM_BLOCK || last_window < 0 || t->ends <= 0 ||
+        span > (int64_t)sizeof(t->map))
+        return false;
+    t->tail = clamped(src_interior + (interior_end - left) - NDPAD_STREAM_BLOCK, 0, last_window);
+    t->head = clamped(src_interior, 0, last_window);
+    for (int64_t j = 0; j < span; j++) {
+        const int64_t q = t->first + j, next = q >= row_bytes, r = q - next * row_bytes;
+        if (r >= row_bytes) return false; /* a third row */
+        const int64_t source =
+            r >= left && r < interior_end ? src_interior + (r - left) : source_byte(plan, row, r);
+        const int64_t w = source - (next ? t->head : t->tail);
+        if (w < 0 || w >= NDPAD_STREAM_BLOCK) return false;
+        t->map[j] = (uint8_t)(w + next * NDPAD_STREAM_BLOCK);
+    }
+    return true;
+}
+
+/* The seam table's entries at `index` (64 bytes each), from its map. */
+static void fill_seam_index(const seam_table *t, int64_t row_bytes, uint8_t *index)
+{
+    for (int64_t e = 0; e < t->entries; e++) {
+        const int64_t q0 = e < t->ends ? row_bytes - 1 - e : row_bytes + (e - t->ends);
+        memcpy(index + e * NDPAD_STREAM_BLOCK, t->map + (q0 - t->first), NDPAD_STREAM_BLOCK);
+    }
+}
+
 /* NDPAD_STREAM: "off" never takes the stream path (A/B measurements); "always" takes it
  * whatever the row length, with the level's BLOCKS kernel where it has one for the mode and
  * its ROWS kernel otherwise; "reference" with the scalar ROWS kernel on every level (tests).
  * SHORT_ROWS, where the level has it and a row fits, comes first in every case but
  * "reference".
- * Unset: the BLOCKS kernel for rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more, the ROWS
+ * Unset: the BLOCKS kernel for rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more (of
+ * NDPAD_STREAM_MIN_SEAM_ROW_BYTES with a seam table), the ROWS
  * kernel for rows up to NDPAD_STREAM_MAX_ROWS_WIDTHS vectors that read the input, else the
  * executor's rows. */
 /* Each level's vector width in bytes (isa-levels.inc). */
@@ -147,7 +215,7 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
 
 /* The kind of kernel for the plan, from its level's row of the kernel table, in *kind and
  * *kernels; false for none (the executor's rows then serve). */
-static bool choose_kernel(const ndpad_plan *plan, ndpad_stream_kind *kind,
+static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_kind *kind,
                           const ndpad_kernels **kernels)
 {
     const enum stream_choice choice = stream_choice_from_environment();
@@ -177,7 +245,8 @@ static bool choose_kernel(const ndpad_plan *plan, ndpad_stream_kind *kind,
         if (has_blocks) *kind = blocks;
         return true;
     }
-    if (has_blocks && plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES) {
+    if (has_blocks && (plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES ||
+                       (has_seam && plan->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES))) {
         *kind = blocks;
         return true;
     }
@@ -237,7 +306,8 @@ static uint8_t *index_start(void *p)
  * per block position, the border lanes and their window bytes (masks first, then the
  * indices, after the struct). */
 static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int64_t left_window,
-                              int64_t right_window, int64_t left_entries, int64_t right_entries)
+                              int64_t right_window, int64_t left_entries, int64_t right_entries,
+                              const seam_table *seam)
 {
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     const int64_t left = stream->left_bytes, interior_end = stream->interior_end;
@@ -247,6 +317,7 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
      * a plan's speed would depend on where malloc put it) */
     uint64_t *masks = (uint64_t *)(stream + 1);
     uint8_t *index = index_start(masks + left_entries + right_entries);
+    stream->masks = left_entries + right_entries;
     stream->index_bytes = (left_entries + right_entries) * NDPAD_STREAM_BLOCK;
     const int64_t source_bytes = row->d * stream->elem_size;
     stream->left_window = left_window;
@@ -261,6 +332,16 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
     fill_table(plan, row, interior_end, row_bytes, right_window,
                interior_end + 1 - NDPAD_STREAM_BLOCK, right_entries,
                index + left_entries * NDPAD_STREAM_BLOCK, masks + left_entries);
+    if (seam != NULL) {
+        uint8_t *seam_index = index + stream->index_bytes;
+        fill_seam_index(seam, row_bytes, seam_index);
+        stream->seam_index = seam_index;
+        stream->seam_entries = seam->entries;
+        stream->seam_ends = seam->ends;
+        stream->tail_window = seam->tail;
+        stream->head_window = seam->head;
+        stream->index_bytes += seam->entries * NDPAD_STREAM_BLOCK;
+    }
 }
 
 ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, const char *caller)
@@ -272,17 +353,21 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const bool constant = plan->mode == NDPAD_CONSTANT;
     int64_t src_interior;
     if (!stream_fits(plan, &src_interior)) return NDPAD_OK;
-    ndpad_stream_kind kind;
-    const ndpad_kernels *kernels;
-    if (!choose_kernel(plan, &kind, &kernels)) return NDPAD_OK;
-
     const int64_t row_bytes = plan->row_bytes;
     const int64_t left = row->copy_begin * es, interior_end = row->copy_end * es;
+    seam_table seam;
+    const bool has_seam = !constant && row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
+                          seam_map(plan, left, interior_end, src_interior, &seam);
+    ndpad_stream_kind kind;
+    const ndpad_kernels *kernels;
+    if (!choose_kernel(plan, has_seam, &kind, &kernels)) return NDPAD_OK;
+
     const int64_t right = row_bytes - interior_end;
     if (!constant &&
         (left > NDPAD_STREAM_MAX_BORDER_BYTES || right > NDPAD_STREAM_MAX_BORDER_BYTES))
         return NDPAD_OK;
-    int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0;
+    int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0,
+            seam_entries = 0;
     const bool blocks = kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS;
     if (!constant && blocks) {
         if (!border_window(plan, row, 0, left, &left_window) ||
@@ -290,13 +375,16 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
             return NDPAD_OK;
         left_entries = left > 0 ? left + NDPAD_STREAM_BLOCK - 1 : 0;
         right_entries = right > 0 ? right + NDPAD_STREAM_BLOCK - 1 : 0;
+        seam_entries = has_seam ? seam.entries : 0;
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t bytes = sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
                          entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
-                         (entries > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
+                         (size_t)seam_entries * NDPAD_STREAM_BLOCK +
+                         (entries + (size_t)seam_entries > 0 ? NDPAD_STREAM_BLOCK - 1
+                                                             : 0); /* index alignment */
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
@@ -324,7 +412,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         fill_border_source(plan, row, source);
         stream->border_source = source;
     } else if (!constant) {
-        fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries);
+        fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries,
+                          has_seam ? &seam : NULL);
     }
     *result = stream;
     return NDPAD_OK;
@@ -352,9 +441,11 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
         /* The buffer's alignment may differ from the original's: the indices move to the
          * copy's own first line boundary after the masks (the slack allows for it). */
         const uint64_t *masks = (const uint64_t *)(copy + 1);
-        uint8_t *index = index_start((void *)(masks + stream->index_bytes / NDPAD_STREAM_BLOCK));
+        uint8_t *index = index_start((void *)(masks + stream->masks));
         memmove(index, copy->left_index, (size_t)stream->index_bytes);
         copy->right_index = index + (stream->right_index - stream->left_index);
+        if (stream->seam_index != NULL)
+            copy->seam_index = index + (stream->seam_index - stream->left_index);
         copy->left_index = index;
     }
     return copy;

@@ -66,10 +66,17 @@ static int64_t stream_plans, problems;
 /* Plans per entry of the kernel list's stream kernels (ndpad_stream_list). */
 static int64_t kernel_plans[64];
 
+/* BLOCKS plans of the modes that read the input, with and without a seam table. */
+static int64_t seam_plans, blocks_without_seam;
+
 static void count_kernel(const ndpad_stream *stream)
 {
     for (size_t k = 0; k < ndpad_stream_list_count && k < 64; k++)
         if (ndpad_stream_list[k].fn == stream->kernel) kernel_plans[k]++;
+    if (stream->kind == NDPAD_STREAM_BLOCKS) {
+        seam_plans += stream->seam_index != NULL;
+        blocks_without_seam += stream->seam_index == NULL;
+    }
 }
 
 /* One problem on one ISA, the output at `shift` bytes past a 64-byte boundary. */
@@ -296,6 +303,13 @@ static void test_every_stream_kernel_ran(void **state)
         if (!isa_available(e->isa)) continue;
         print_message("%s: %lld plans\n", e->name, (long long)kernel_plans[k]);
         if (kernel_plans[k] == 0) fail_msg("%s never ran", e->name);
+    }
+    /* both ways of assembling the seams of rows that read the input ran */
+    if (isa_available(NDPAD_ISA_AVX512_VBMI)) {
+        print_message("BLOCKS plans: %lld with a seam table, %lld without\n",
+                      (long long)seam_plans, (long long)blocks_without_seam);
+        assert_true(seam_plans > 0);
+        assert_true(blocks_without_seam > 0);
     }
 }
 

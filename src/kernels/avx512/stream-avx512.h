@@ -97,6 +97,33 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
             }
         }
 #endif
+#if STREAM_BORDERS
+        if (st->seam_index != NULL && block >= out && block + BLOCK <= end) {
+            /* The end of row i and what follows it, or the start of row i from its left
+             * border (stream-plan.h): one two-source permute of a 64-byte window of each
+             * row, whatever the block's phase. */
+            __m512i tail, head;
+            int64_t e;
+            if (p >= left) {
+                e = row_bytes - 1 - p;
+                tail = _mm512_loadu_si512((const void *)(rows[i] + st->tail_window));
+                head = e + 1 < BLOCK
+                           ? _mm512_loadu_si512((const void *)(rows[i + 1] + st->head_window))
+                           : tail;
+            } else {
+                e = st->seam_ends + p;
+                head = tail = _mm512_loadu_si512((const void *)(rows[i] + st->head_window));
+            }
+            const __m512i idx = _mm512_load_si512((const void *)(st->seam_index + e * BLOCK));
+            const __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
+            if (nontemporal)
+                _mm512_stream_si512((void *)block, v);
+            else
+                _mm512_store_si512((void *)block, v);
+            block += BLOCK;
+            continue;
+        }
+#endif
         if (p >= left && p + BLOCK > row_bytes && p + BLOCK - row_bytes <= end_in &&
             i + 1 < count && rows[i] != NULL && rows[i + 1] != NULL && block >= out &&
             block + BLOCK <= end) {
