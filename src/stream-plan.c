@@ -108,7 +108,15 @@ static bool seam_map(const ndpad_plan *plan, int64_t left, int64_t interior_end,
 {
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     const int64_t row_bytes = plan->row_bytes;
-    const int64_t last_window = row->d * (int64_t)plan->elem_size - NDPAD_STREAM_BLOCK;
+    /* borders of at most a few blocks around a nonempty interior, in a source row whose
+     * byte offsets (and those a row further) fit int64: nothing below overflows */
+    int64_t source_bytes;
+    if (left > NDPAD_STREAM_MAX_BORDER_BYTES || interior_end <= left ||
+        row_bytes - interior_end > NDPAD_STREAM_MAX_BORDER_BYTES ||
+        ndpad_mul_overflows(row->d, (int64_t)plan->elem_size, &source_bytes) ||
+        source_bytes > INT64_MAX / 2 || src_interior > INT64_MAX / 2 || row_bytes > INT64_MAX / 4)
+        return false;
+    const int64_t last_window = source_bytes - NDPAD_STREAM_BLOCK;
     /* entries: block starts p in [max(left, interior_end - 63), row_bytes), then [0, left) */
     t->first = left > interior_end - (NDPAD_STREAM_BLOCK - 1)
                    ? left
