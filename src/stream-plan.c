@@ -388,11 +388,11 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
     const size_t entries = (size_t)(left_entries + right_entries);
-    const size_t bytes = sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
-                         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
-                         (size_t)seam_entries * NDPAD_STREAM_BLOCK +
-                         (entries + (size_t)seam_entries > 0 ? NDPAD_STREAM_BLOCK - 1
-                                                             : 0); /* index alignment */
+    const size_t bytes =
+        sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
+        entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
+        (size_t)seam_entries * NDPAD_STREAM_BLOCK +
+        (entries + (size_t)seam_entries > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");

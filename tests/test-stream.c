@@ -306,8 +306,8 @@ static void test_every_stream_kernel_ran(void **state)
     }
     /* both ways of assembling the seams of rows that read the input ran */
     if (isa_available(NDPAD_ISA_AVX512_VBMI)) {
-        print_message("BLOCKS plans: %lld with a seam table, %lld without\n",
-                      (long long)seam_plans, (long long)blocks_without_seam);
+        print_message("BLOCKS plans: %lld with a seam table, %lld without\n", (long long)seam_plans,
+                      (long long)blocks_without_seam);
         assert_true(seam_plans > 0);
         assert_true(blocks_without_seam > 0);
     }
