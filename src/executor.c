@@ -11,6 +11,7 @@
 
 #include "copy-choice.h"
 #include "plan.h"
+#include "short-move.h"
 #include "row-border.h"
 #include "stream-plan.h"
 #include "topology.h"
@@ -53,7 +54,20 @@ typedef struct row_context {
     bool constant;
     bool dense;
     bool skip_interior;
+    /* CONSTANT, elem_size dividing 16: the pad value repeated over 16 bytes, for gaps of at
+     * most 16 bytes written inline (a call per gap cost more than the gap) */
+    bool short_gaps;
+    uint8_t pattern[16];
 } row_context;
+
+/* The gap [from, to) of a flat CONSTANT row, to > from. */
+static inline void fill_gap(const row_context *ctx, char *from, char *to)
+{
+    if (to - from <= 16 && ctx->short_gaps)
+        ndpad_move_upto16(from, (const char *)ctx->pattern, to - from);
+    else
+        ctx->fill_pad(from, ctx->pad_value, (to - from) / (int64_t)ctx->es, ctx->es);
+}
 
 /* Columns [x0, x1) of a row whose innermost axis is dense in both tensors. */
 static inline void run_row_dense(const row_context *ctx, const char *src, char *dst, bool pad_row,
@@ -154,7 +168,7 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
         const int64_t ahead = (rows_ahead == 0 ? NDPAD_PREFETCH_ROWS : rows_ahead) * out_stride - 8;
         for (int64_t k = 0; k < count; k++) {
             if (rows_ahead >= 0) __builtin_prefetch(run + ahead, 1, 3);
-            if (run > end) ctx->fill_pad(end, ctx->pad_value, (run - end) / (int64_t)es, es);
+            if (run > end) fill_gap(ctx, end, run);
             end = run + run_bytes;
             run += out_stride;
         }
@@ -162,7 +176,7 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
         return;
     }
     for (int64_t k = 0; k < count; k++) {
-        if (run > end) ctx->fill_pad(end, ctx->pad_value, (run - end) / (int64_t)es, es);
+        if (run > end) fill_gap(ctx, end, run);
         if (run_bytes != 0) ctx->copy(run, from, run_bytes);
         end = run + run_bytes;
         run += out_stride;
@@ -187,6 +201,10 @@ static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bo
         .dense = plan->inner_dense,
         .skip_interior = skip_interior,
     };
+    ctx->short_gaps = ctx->constant && 16 % ctx->es == 0;
+    if (ctx->short_gaps)
+        for (size_t k = 0; k < 16; k++)
+            ctx->pattern[k] = ((const uint8_t *)plan->pad_value)[k % ctx->es];
     const int64_t tile_cols = plan->tile.cols;
     ctx->x0 = tile % col_tiles * tile_cols;
     ctx->x1 = ctx->x0 + tile_cols < ctx->row.n ? ctx->x0 + tile_cols : ctx->row.n;

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "short-move.h"
 #include "stream-plan.h"
 
 #define CHUNK STREAM_ROWS_CHUNK
@@ -38,18 +39,7 @@ static inline __attribute__((always_inline)) void move_short(char *d, const char
         return;
     }
 #endif
-    if (n >= 8) {
-        memcpy(d, s, 8);
-        memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n >= 2) {
-        memcpy(d, s, 2);
-        memcpy(d + n - 2, s + n - 2, 2);
-    } else if (n == 1) {
-        *d = *s;
-    }
+    ndpad_move_upto16(d, s, n);
 }
 
 /* `n` bytes, any n: CHUNK moves, the last one ending at the end (overlapping). */
