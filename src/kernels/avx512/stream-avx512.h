@@ -45,6 +45,16 @@ border(__m512i v, const char *src, int64_t window, uint64_t window_mask, const u
 }
 #endif
 
+/* One aligned block, through the cache or around it. */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void put(char *block, __m512i v,
+                                                                             bool nontemporal)
+{
+    if (nontemporal)
+        _mm512_stream_si512((void *)block, v);
+    else
+        _mm512_store_si512((void *)block, v);
+}
+
 /* Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern a block starts from. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
@@ -88,11 +98,7 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
             while (j < count && rows[j] == NULL) j++;
             const char *run_end = out + j * row_bytes;
             if (block + BLOCK <= run_end) {
-                for (; block + BLOCK <= run_end; block += BLOCK)
-                    if (nontemporal)
-                        _mm512_stream_si512((void *)block, pad);
-                    else
-                        _mm512_store_si512((void *)block, pad);
+                for (; block + BLOCK <= run_end; block += BLOCK) put(block, pad, nontemporal);
                 continue;
             }
         }
@@ -115,11 +121,7 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
                 head = tail = _mm512_loadu_si512((const void *)(rows[i] + st->head_window));
             }
             const __m512i idx = _mm512_load_si512((const void *)(st->seam_index + e * BLOCK));
-            const __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
-            if (nontemporal)
-                _mm512_stream_si512((void *)block, v);
-            else
-                _mm512_store_si512((void *)block, v);
+            put(block, _mm512_permutex2var_epi8(tail, idx, head), nontemporal);
             block += BLOCK;
             continue;
         }
@@ -148,10 +150,7 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
 #else
             v = _mm512_mask_blend_epi8(tail | head, pad, v);
 #endif
-            if (nontemporal)
-                _mm512_stream_si512((void *)block, v);
-            else
-                _mm512_store_si512((void *)block, v);
+            put(block, v, nontemporal);
             block += BLOCK;
             continue;
         }
@@ -176,10 +175,8 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
         const uint64_t store = lanes(out - block, end - block);
         if (store != ~(uint64_t)0)
             _mm512_mask_storeu_epi8(block, store, v);
-        else if (nontemporal)
-            _mm512_stream_si512((void *)block, v);
         else
-            _mm512_store_si512((void *)block, v);
+            put(block, v, nontemporal);
         block += BLOCK;
     }
     if (nontemporal) _mm_sfence();
