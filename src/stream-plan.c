@@ -80,6 +80,10 @@ static void fill_table(const ndpad_plan *plan, const ndpad_dim *row, int64_t q0,
     }
 }
 
+/* The seam map's bytes at most: entries (the right border plus a block, the left border)
+ * and a block more. */
+#define NDPAD_SEAM_MAP_BYTES (2 * NDPAD_STREAM_MAX_BORDER_BYTES + 3 * NDPAD_STREAM_BLOCK)
+
 /* The seam table (stream-plan.h) of a plan whose rows read the input. */
 typedef struct seam_table {
     int64_t entries, ends; /* blocks that meet a row's end, then those from a left border */
@@ -87,8 +91,13 @@ typedef struct seam_table {
     int64_t tail, head;    /* the windows' first source bytes                         */
     /* Every entry is 64 consecutive bytes of one map over the bytes q = first + j from the
      * start of a row (q >= row_bytes: byte q - row_bytes of the next row), so the map is
-     * built once, with a call per border byte, and the entries are copies of it. */
-    uint8_t map[2 * NDPAD_STREAM_MAX_BORDER_BYTES + 3 * NDPAD_STREAM_BLOCK];
+     * built once, with a call per border byte, and the entries are copies of it. A byte
+     * outside its row's near window (a row's end: the tail; a row's start: the head) that
+     * lies in the row's far one (wrap) is taken by a second permute: far_map, is_far. */
+    uint8_t map[NDPAD_SEAM_MAP_BYTES];
+    uint8_t far_map[NDPAD_SEAM_MAP_BYTES];
+    uint8_t is_far[NDPAD_SEAM_MAP_BYTES];
+    bool far; /* some byte is */
 } seam_table;
 
 /* x clamped to [lo, hi]. */
@@ -129,24 +138,45 @@ static bool seam_map(const ndpad_plan *plan, int64_t left, int64_t interior_end,
         return false;
     t->tail = clamped(src_interior + (interior_end - left) - NDPAD_STREAM_BLOCK, 0, last_window);
     t->head = clamped(src_interior, 0, last_window);
+    t->far = false;
     for (int64_t j = 0; j < span; j++) {
         const int64_t q = t->first + j, next = q >= row_bytes, r = q - next * row_bytes;
         if (r >= row_bytes) return false; /* a third row */
         const int64_t source =
             r >= left && r < interior_end ? src_interior + (r - left) : source_byte(plan, row, r);
-        const int64_t w = source - (next ? t->head : t->tail);
-        if (w < 0 || w >= NDPAD_STREAM_BLOCK) return false;
-        t->map[j] = (uint8_t)(w + next * NDPAD_STREAM_BLOCK);
+        /* this row's bytes: its tail window (near) or its head (far); the next row's: the
+         * first permute's second source is its head (near), the second's its tail (far) */
+        const int64_t near = source - (next ? t->head : t->tail);
+        const int64_t far = source - (next ? t->tail : t->head);
+        t->is_far[j] = near < 0 || near >= NDPAD_STREAM_BLOCK;
+        if (!t->is_far[j]) {
+            t->map[j] = (uint8_t)(near + next * NDPAD_STREAM_BLOCK);
+            t->far_map[j] = 0;
+        } else if (far >= 0 && far < NDPAD_STREAM_BLOCK) {
+            t->map[j] = 0;
+            t->far_map[j] = (uint8_t)(far + next * NDPAD_STREAM_BLOCK);
+            t->far = true;
+        } else {
+            return false;
+        }
     }
     return true;
 }
 
-/* The seam table's entries at `index` (64 bytes each), from its map. */
-static void fill_seam_index(const seam_table *t, int64_t row_bytes, uint8_t *index)
+/* The seam table's entries at `index` (64 bytes each), from its map, and with far bytes
+ * their second permute's at `far_index` with its lanes in `far_mask`. */
+static void fill_seam_index(const seam_table *t, int64_t row_bytes, uint8_t *index,
+                            uint8_t *far_index, uint64_t *far_mask)
 {
     for (int64_t e = 0; e < t->entries; e++) {
         const int64_t q0 = e < t->ends ? row_bytes - 1 - e : row_bytes + (e - t->ends);
-        memcpy(index + e * NDPAD_STREAM_BLOCK, t->map + (q0 - t->first), NDPAD_STREAM_BLOCK);
+        const int64_t j = q0 - t->first;
+        memcpy(index + e * NDPAD_STREAM_BLOCK, t->map + j, NDPAD_STREAM_BLOCK);
+        if (!t->far) continue;
+        memcpy(far_index + e * NDPAD_STREAM_BLOCK, t->far_map + j, NDPAD_STREAM_BLOCK);
+        far_mask[e] = 0;
+        for (int64_t k = 0; k < NDPAD_STREAM_BLOCK; k++)
+            far_mask[e] |= (uint64_t)t->is_far[j + k] << k;
     }
 }
 
@@ -323,9 +353,10 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
     /* masks first: 8-byte aligned after the struct, whose size is a multiple of 8; then the
      * indices, each entry one 64-byte line (a load that straddles two lines costs more, and
      * a plan's speed would depend on where malloc put it) */
+    const int64_t far_entries = seam != NULL && seam->far ? seam->entries : 0;
     uint64_t *masks = (uint64_t *)(stream + 1);
-    uint8_t *index = index_start(masks + left_entries + right_entries);
-    stream->masks = left_entries + right_entries;
+    stream->masks = left_entries + right_entries + far_entries;
+    uint8_t *index = index_start(masks + stream->masks);
     stream->index_bytes = (left_entries + right_entries) * NDPAD_STREAM_BLOCK;
     const int64_t source_bytes = row->d * stream->elem_size;
     stream->left_window = left_window;
@@ -342,7 +373,14 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
                index + left_entries * NDPAD_STREAM_BLOCK, masks + left_entries);
     if (seam != NULL) {
         uint8_t *seam_index = index + stream->index_bytes;
-        fill_seam_index(seam, row_bytes, seam_index);
+        uint8_t *far_index = seam_index + seam->entries * NDPAD_STREAM_BLOCK;
+        uint64_t *far_mask = masks + left_entries + right_entries;
+        fill_seam_index(seam, row_bytes, seam_index, far_index, far_mask);
+        if (seam->far) {
+            stream->seam_far_index = far_index;
+            stream->seam_far_mask = far_mask;
+            stream->index_bytes += far_entries * NDPAD_STREAM_BLOCK;
+        }
         stream->seam_index = seam_index;
         stream->seam_entries = seam->entries;
         stream->seam_ends = seam->ends;
@@ -368,14 +406,15 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
                           seam_map(plan, left, interior_end, src_interior, &seam);
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
-    if (!choose_kernel(plan, has_seam, &kind, &kernels)) return NDPAD_OK;
+    /* a wrap seam is two permutes: only near ones pay on rows under 512 bytes */
+    if (!choose_kernel(plan, has_seam && !seam.far, &kind, &kernels)) return NDPAD_OK;
 
     const int64_t right = row_bytes - interior_end;
     if (!constant &&
         (left > NDPAD_STREAM_MAX_BORDER_BYTES || right > NDPAD_STREAM_MAX_BORDER_BYTES))
         return NDPAD_OK;
     int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0,
-            seam_entries = 0;
+            seam_index_lines = 0;
     const bool blocks = kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS;
     if (!constant && blocks) {
         if (!border_window(plan, row, 0, left, &left_window) ||
@@ -383,7 +422,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
             return NDPAD_OK;
         left_entries = left > 0 ? left + NDPAD_STREAM_BLOCK - 1 : 0;
         right_entries = right > 0 ? right + NDPAD_STREAM_BLOCK - 1 : 0;
-        seam_entries = has_seam ? seam.entries : 0;
+        seam_index_lines = has_seam ? seam.entries * (seam.far ? 2 : 1) : 0;
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
@@ -391,8 +430,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const size_t bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
-        (size_t)seam_entries * NDPAD_STREAM_BLOCK +
-        (entries + (size_t)seam_entries > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
+        (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
+        (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
+        (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
@@ -445,6 +485,7 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->right_index = moved(stream->right_index, stream, copy);
     copy->left_mask = moved(stream->left_mask, stream, copy);
     copy->right_mask = moved(stream->right_mask, stream, copy);
+    copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the
          * copy's own first line boundary after the masks (the slack allows for it). */
@@ -454,6 +495,8 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
         copy->right_index = index + (stream->right_index - stream->left_index);
         if (stream->seam_index != NULL)
             copy->seam_index = index + (stream->seam_index - stream->left_index);
+        if (stream->seam_far_index != NULL)
+            copy->seam_far_index = index + (stream->seam_far_index - stream->left_index);
         copy->left_index = index;
     }
     return copy;

@@ -49,18 +49,23 @@ struct ndpad_stream {
      * mask: the lanes that are border bytes of that side; index: their window byte. */
     const uint8_t *left_index, *right_index; /* 64 bytes per entry                   */
     const uint64_t *left_mask, *right_mask;
-    int64_t masks; /* entries of left_mask and right_mask together */
+    int64_t masks; /* entries of left_mask, right_mask and seam_far_mask together */
     /* BLOCKS, modes that read the input, rows of 64 bytes or more: every block that starts
      * in row i's left border or meets row i's end is one two-source permute (vpermt2b) of
      * two 64-byte windows: row i's at source byte tail_window (where its interior's source
      * ends) and row i + 1's at head_window (where it starts; lanes of index >= 64). A
      * block at row byte p >= left_bytes that meets the end takes entry row_bytes - 1 - p
      * (< seam_ends); one at p < left_bytes entry seam_ends + p, with row i's head window
-     * for both sources. NULL where a byte lies outside those windows (wrap, a border of
-     * many elements, source rows under 64 bytes): the blocks are then assembled from the
-     * masked loads and per-side tables above. */
+     * for both sources. NULL where a byte lies outside those windows and the far ones below
+     * (a border of many elements, source rows under 64 bytes): the blocks are then
+     * assembled from the masked loads and per-side tables above. */
     const uint8_t *seam_index;
     int64_t seam_entries, seam_ends, tail_window, head_window;
+    /* Wrap (a border from the far end of its row): the lanes of entry e in seam_far_mask[e]
+     * come from a second permute, seam_far_index, of each row's other window (row i's head,
+     * row i + 1's tail); NULL where no byte needs it. */
+    const uint8_t *seam_far_index;
+    const uint64_t *seam_far_mask;
     /* SHORT_ROWS: output byte q of a row is byte short_map[q] of the 64-byte window at
      * source byte short_window of its row, loaded with short_window_mask (the bytes the
      * row reads, nothing else), or the pad pattern where bit q of short_pad_mask is set.

@@ -66,8 +66,9 @@ static int64_t stream_plans, problems;
 /* Plans per entry of the kernel list's stream kernels (ndpad_stream_list). */
 static int64_t kernel_plans[64];
 
-/* BLOCKS plans of the modes that read the input, with and without a seam table. */
-static int64_t seam_plans, blocks_without_seam;
+/* BLOCKS plans of the modes that read the input, with and without a seam table, and with
+ * its second permute (wrap). */
+static int64_t seam_plans, blocks_without_seam, far_seam_plans;
 
 static void count_kernel(const ndpad_stream *stream)
 {
@@ -76,6 +77,7 @@ static void count_kernel(const ndpad_stream *stream)
     if (stream->kind == NDPAD_STREAM_BLOCKS) {
         seam_plans += stream->seam_index != NULL;
         blocks_without_seam += stream->seam_index == NULL;
+        far_seam_plans += stream->seam_far_index != NULL;
     }
 }
 
@@ -306,9 +308,12 @@ static void test_every_stream_kernel_ran(void **state)
     }
     /* both ways of assembling the seams of rows that read the input ran */
     if (isa_available(NDPAD_ISA_AVX512_VBMI)) {
-        print_message("BLOCKS plans: %lld with a seam table, %lld without\n", (long long)seam_plans,
+        print_message("BLOCKS plans: %lld with a seam table (%lld with far borders), %lld "
+                      "without\n",
+                      (long long)seam_plans, (long long)far_seam_plans,
                       (long long)blocks_without_seam);
         assert_true(seam_plans > 0);
+        assert_true(far_seam_plans > 0);
         assert_true(blocks_without_seam > 0);
     }
 }

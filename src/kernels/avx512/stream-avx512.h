@@ -110,18 +110,33 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
              * row, whatever the block's phase. */
             __m512i tail, head;
             int64_t e;
+            /* the row whose end the block meets (if any) and the row after it */
+            const char *this_row = rows[i], *next_row = rows[i];
             if (p >= left) {
                 e = row_bytes - 1 - p;
-                tail = _mm512_loadu_si512((const void *)(rows[i] + st->tail_window));
+                if (e + 1 < BLOCK) next_row = rows[i + 1];
+                tail = _mm512_loadu_si512((const void *)(this_row + st->tail_window));
                 head = e + 1 < BLOCK
-                           ? _mm512_loadu_si512((const void *)(rows[i + 1] + st->head_window))
+                           ? _mm512_loadu_si512((const void *)(next_row + st->head_window))
                            : tail;
             } else {
                 e = st->seam_ends + p;
-                head = tail = _mm512_loadu_si512((const void *)(rows[i] + st->head_window));
+                head = tail = _mm512_loadu_si512((const void *)(next_row + st->head_window));
             }
             const __m512i idx = _mm512_load_si512((const void *)(st->seam_index + e * BLOCK));
-            put(block, _mm512_permutex2var_epi8(tail, idx, head), nontemporal);
+            __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
+            if (st->seam_far_index != NULL && st->seam_far_mask[e] != 0) {
+                /* wrap: the borders from the far window of each row */
+                const __m512i far_idx =
+                    _mm512_load_si512((const void *)(st->seam_far_index + e * BLOCK));
+                const __m512i this_head =
+                    _mm512_loadu_si512((const void *)(this_row + st->head_window));
+                const __m512i next_tail =
+                    _mm512_loadu_si512((const void *)(next_row + st->tail_window));
+                v = _mm512_mask_blend_epi8(st->seam_far_mask[e], v,
+                                           _mm512_permutex2var_epi8(this_head, far_idx, next_tail));
+            }
+            put(block, v, nontemporal);
             block += BLOCK;
             continue;
         }
