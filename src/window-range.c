@@ -38,11 +38,13 @@ static int64_t fold(int32_t mode, int64_t d, int64_t p, wide m)
 
 /* The local begin pad when the window reads the whole axis: b - o0 itself when it is near
  * the window (so the window shows the input where the whole output does, and in-place
- * padding is recognised), else the equivalent -((o0 - b) mod p), which is small. */
+ * padding is recognised) and the end pad that follows, len - (b - o0) - d, fits int64;
+ * else the equivalent -((o0 - b) mod p), which is small. */
 static int64_t whole_axis_begin(int64_t b, int64_t o0, int64_t len, int64_t p, int64_t m0)
 {
     const wide diff = (wide)b - o0;
-    if (diff <= len && diff >= -(wide)len - 2 * (wide)p) return (int64_t)diff;
+    if (diff <= len && diff >= -(wide)len - 2 * (wide)p && (wide)len - diff <= INT64_MAX)
+        return (int64_t)diff;
     return -m0;
 }
 

@@ -125,7 +125,11 @@ static ndpad_status local_axis(const ndpad_valid_problem *v, int32_t k, int64_t 
     const int64_t dilated = d == 0 ? 0 : (d - 1) * step + 1;
     l->shape[k] = d;
     l->pb[k] = reads ? w->local_b : 0;
-    l->pe[k] = extent - l->pb[k] - dilated; /* |pb| <= extent + local extent: no overflow */
+    int64_t rest;
+    if (ndpad_sub_overflows(extent, l->pb[k], &rest) ||
+        ndpad_sub_overflows(rest, dilated, &l->pe[k]))
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                   "axis %d: the window's end pad on its input box overflows int64", (int)k);
     return NDPAD_OK;
 fail:
     return status;
