@@ -8,7 +8,10 @@
  * border's bytes permuted out of a 64-byte window of the source row with vpermb. Masked
  * loads read only their enabled lanes, so nothing outside a source row is read, and masked
  * stores write nothing outside the batch. Blocks inside one row's interior are a plain
- * load/store loop. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
+ * load/store loop. With a seam table (stream-plan.h) every other block inside the batch is
+ * one permute (two, blended, for wrap) of whole 64-byte windows inside the source rows,
+ * and the assembly above serves only the batch's two ends. The CONSTANT kernel needs
+ * AVX-512 BW; the other adds VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
 
