@@ -382,7 +382,6 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
             stream->index_bytes += far_entries * NDPAD_STREAM_BLOCK;
         }
         stream->seam_index = seam_index;
-        stream->seam_entries = seam->entries;
         stream->seam_ends = seam->ends;
         stream->tail_window = seam->tail;
         stream->head_window = seam->head;
@@ -401,8 +400,10 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     if (!stream_fits(plan, &src_interior)) return NDPAD_OK;
     const int64_t row_bytes = plan->row_bytes;
     const int64_t left = row->copy_begin * es, interior_end = row->copy_end * es;
+    /* the seam map only where the level has a BLOCKS kernel to use it (plan time) */
     seam_table seam;
     const bool has_seam = !constant && row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
+                          plan->kernels->stream[NDPAD_STREAM_BLOCKS] != NULL &&
                           seam_map(plan, left, interior_end, src_interior, &seam);
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;

@@ -60,7 +60,7 @@ struct ndpad_stream {
      * (a border of many elements, source rows under 64 bytes): the blocks are then
      * assembled from the masked loads and per-side tables above. */
     const uint8_t *seam_index;
-    int64_t seam_entries, seam_ends, tail_window, head_window;
+    int64_t seam_ends, tail_window, head_window;
     /* Wrap (a border from the far end of its row): the lanes of entry e in seam_far_mask[e]
      * come from a second permute, seam_far_index, of each row's other window (row i's head,
      * row i + 1's tail); NULL where no byte needs it. */
