@@ -8,9 +8,10 @@
  * border's bytes permuted out of a 64-byte window of the source row with vpermb. Masked
  * loads read only their enabled lanes, so nothing outside a source row is read, and masked
  * stores write nothing outside the batch. Blocks inside one row's interior are a plain
- * load/store loop. With a seam table (stream-plan.h) every other block inside the batch is
- * one permute (two, blended, for wrap) of whole 64-byte windows inside the source rows,
- * and the assembly above serves only the batch's two ends. The CONSTANT kernel needs
+ * load/store loop. With a seam table (stream-plan.h), seam_blocks() writes every whole
+ * block of the batch: a copy run inside a row's interior, else one permute (two, blended,
+ * for wrap) of whole 64-byte windows inside the source rows; the assembly above serves
+ * only a partial block at either end. The CONSTANT kernel needs
  * AVX-512 BW; the other adds VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
@@ -58,21 +59,19 @@ static inline __attribute__((always_inline, target(STREAM_TARGET))) void put(cha
         _mm512_store_si512((void *)block, v);
 }
 
-/* Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern a block starts from. */
+/* The blocks from `block` (64-byte aligned) up to `stop` of the batch of `count` rows at
+ * `out`, block by block. Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern
+ * a block starts from. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
-            bool nontemporal)
+walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *block,
+            const char *stop, __m512i pad, bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     char *const end = out + count * row_bytes;
-    char *block = (char *)((uintptr_t)out & ~(uintptr_t)(BLOCK - 1));
-    /* the pad pattern at the phase of the aligned blocks (elem_size divides 64) */
-    const int64_t phase = ((block - out) % st->elem_size + st->elem_size) % st->elem_size;
-    const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
-                                       : _mm512_loadu_si512((const void *)(st->pad + phase));
-    int64_t i = 0; /* the first row that meets the block */
-    char *row_start = out;
-    while (block < end) {
+    /* the first row that meets the block */
+    int64_t i = block > out ? (block - out) / row_bytes : 0;
+    char *row_start = out + i * row_bytes;
+    while (block < stop) {
         while (row_start + row_bytes <= block) i++, row_start += row_bytes;
         int64_t p = block - row_start;
         if (p >= left && p + BLOCK <= end_in && rows[i] != NULL && block >= out) {
@@ -104,44 +103,6 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
                 for (; block + BLOCK <= run_end; block += BLOCK) put(block, pad, nontemporal);
                 continue;
             }
-        }
-#endif
-#if STREAM_BORDERS
-        if (st->seam_index != NULL && block >= out && block + BLOCK <= end) {
-            /* The end of row i and what follows it, or the start of row i from its left
-             * border (stream-plan.h): one two-source permute of a 64-byte window of each
-             * row, whatever the block's phase. */
-            __m512i tail, head;
-            int64_t e;
-            /* the row whose end the block meets (if any) and the row after it */
-            const char *this_row = rows[i], *next_row = rows[i];
-            if (p >= left) {
-                e = row_bytes - 1 - p;
-                if (e + 1 < BLOCK) next_row = rows[i + 1];
-                tail = _mm512_loadu_si512((const void *)(this_row + st->tail_window));
-                head = e + 1 < BLOCK
-                           ? _mm512_loadu_si512((const void *)(next_row + st->head_window))
-                           : tail;
-            } else {
-                e = st->seam_ends + p;
-                head = tail = _mm512_loadu_si512((const void *)(next_row + st->head_window));
-            }
-            const __m512i idx = _mm512_load_si512((const void *)(st->seam_index + e * BLOCK));
-            __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
-            if (st->seam_far_index != NULL && st->seam_far_mask[e] != 0) {
-                /* wrap: the borders from the far window of each row */
-                const __m512i far_idx =
-                    _mm512_load_si512((const void *)(st->seam_far_index + e * BLOCK));
-                const __m512i this_head =
-                    _mm512_loadu_si512((const void *)(this_row + st->head_window));
-                const __m512i next_tail =
-                    _mm512_loadu_si512((const void *)(next_row + st->tail_window));
-                v = _mm512_mask_blend_epi8(st->seam_far_mask[e], v,
-                                           _mm512_permutex2var_epi8(this_head, far_idx, next_tail));
-            }
-            put(block, v, nontemporal);
-            block += BLOCK;
-            continue;
         }
 #endif
         if (p >= left && p + BLOCK > row_bytes && p + BLOCK - row_bytes <= end_in &&
@@ -197,6 +158,107 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
             put(block, v, nontemporal);
         block += BLOCK;
     }
+}
+
+#if STREAM_BORDERS
+/* `blocks` whole blocks of the batch from `block` on, with a seam table: each one a copy
+ * from inside its row or one seam permute (two with `far`). The walk above decides the
+ * same per block, but after more tests than a row of four blocks can pay for: this loop
+ * has one, and runs a row's interior blocks in a copy loop (5d reflect, 264-byte rows, the
+ * kernel alone: 127 -> 118 us, a memcpy of its output 114; volume, 528 bytes: 48 -> 46). */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *block, int64_t blocks,
+            bool nontemporal, bool far)
+{
+    const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
+    const int64_t copy_from = st->src_interior - left, ends = st->seam_ends;
+    const int64_t tail_window = st->tail_window, head_window = st->head_window;
+    const uint8_t *const seam_index = st->seam_index, *const far_index = st->seam_far_index;
+    const uint64_t *const far_mask = st->seam_far_mask;
+    int64_t i = (block - out) / row_bytes;
+    const char *row_start = out + i * row_bytes;
+    for (int64_t b = 0; b < blocks; b++, block += BLOCK) {
+        if (row_start + row_bytes <= block) i++, row_start += row_bytes; /* rows >= 64 B */
+        const int64_t p = block - row_start;
+        if (p >= left && p + BLOCK <= end_in) {
+            /* the row's whole blocks from here: a copy loop */
+            const char *s = rows[i] + copy_from + p;
+            int64_t n = (end_in - p) / BLOCK;
+            n = n < blocks - b ? n : blocks - b;
+            for (int64_t k = 0; k < n; k++, s += BLOCK, block += BLOCK) {
+                if (nontemporal) {
+                    _mm512_stream_si512((void *)block, _mm512_loadu_si512((const void *)s));
+                } else {
+                    /* 256-bit moves, as in the walk's copy loop */
+                    const __m256i lo = _mm256_loadu_si256((const __m256i *)s);
+                    const __m256i hi = _mm256_loadu_si256((const __m256i *)(s + 32));
+                    _mm256_store_si256((__m256i *)block, lo);
+                    _mm256_store_si256((__m256i *)(block + 32), hi);
+                }
+            }
+            b += n - 1, block -= BLOCK; /* the loop's step follows */
+            continue;
+        }
+        /* a block from the left border lies inside its row (stream-plan.c, seam_map) */
+        const int64_t e = p >= left ? row_bytes - 1 - p : ends + p;
+        const char *this_row = rows[i], *next_row = rows[i + (p + BLOCK > row_bytes)];
+        const __m512i tail = _mm512_loadu_si512((const void *)(this_row + tail_window));
+        const __m512i head = _mm512_loadu_si512((const void *)(next_row + head_window));
+        const __m512i idx = _mm512_load_si512((const void *)(seam_index + e * BLOCK));
+        __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
+        if (far && far_mask[e] != 0) {
+            const __m512i far_idx = _mm512_load_si512((const void *)(far_index + e * BLOCK));
+            const __m512i this_head = _mm512_loadu_si512((const void *)(this_row + head_window));
+            const __m512i next_tail = _mm512_loadu_si512((const void *)(next_row + tail_window));
+            v = _mm512_mask_blend_epi8(far_mask[e], v,
+                                       _mm512_permutex2var_epi8(this_head, far_idx, next_tail));
+        }
+        put(block, v, nontemporal);
+    }
+}
+
+/* Out of line, one instance per kind of store and of seam: each loop keeps its values in
+ * registers (a first version inlined into the walk spilled them). */
+#define SEAM_BLOCKS_INSTANCE(name, nontemporal, far)                                               \
+    static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
+                                                                      const char *const *rows,     \
+                                                                      char *out, char *block,      \
+                                                                      int64_t blocks)              \
+    {                                                                                              \
+        seam_blocks(st, rows, out, block, blocks, nontemporal, far);                               \
+    }
+SEAM_BLOCKS_INSTANCE(seam_blocks_cached, false, false)
+SEAM_BLOCKS_INSTANCE(seam_blocks_cached_far, false, true)
+SEAM_BLOCKS_INSTANCE(seam_blocks_streaming, true, false)
+SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true)
+#undef SEAM_BLOCKS_INSTANCE
+#endif
+
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
+            bool nontemporal)
+{
+    char *const end = out + count * st->row_bytes;
+    char *block = (char *)((uintptr_t)out & ~(uintptr_t)(BLOCK - 1));
+    /* the pad pattern at the phase of the aligned blocks (elem_size divides 64) */
+    const int64_t phase = ((block - out) % st->elem_size + st->elem_size) % st->elem_size;
+    const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
+                                       : _mm512_loadu_si512((const void *)(st->pad + phase));
+#if STREAM_BORDERS
+    char *const first = block < out ? block + BLOCK : block;
+    if (st->seam_index != NULL && end > first) {
+        /* the whole blocks by the seam loop, a partial one at either end by the walk */
+        const int64_t blocks = (end - first) / BLOCK;
+        const bool far = st->seam_far_index != NULL;
+        walk_blocks(st, rows, count, out, block, first, pad, nontemporal);
+        if (nontemporal)
+            (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, rows, out, first, blocks);
+        else
+            (far ? seam_blocks_cached_far : seam_blocks_cached)(st, rows, out, first, blocks);
+        block = first + blocks * BLOCK;
+    }
+#endif
+    walk_blocks(st, rows, count, out, block, end, pad, nontemporal);
     if (nontemporal) _mm_sfence();
 }
 
