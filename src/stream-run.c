@@ -19,13 +19,39 @@ typedef struct batch {
     const char *rows[NDPAD_STREAM_BATCH];
 } batch;
 
-static inline void add_row(batch *b, const char *src)
+/* The batch written out once it is full. */
+static inline void flush_if_full(batch *b)
 {
-    b->rows[b->count++] = src;
     if (b->count == NDPAD_STREAM_BATCH) {
         b->stream->kernel(b->stream, b->rows, b->count, b->out, b->nontemporal);
         b->out += b->count * b->stream->row_bytes;
         b->count = 0;
+    }
+}
+
+static inline void add_row(batch *b, const char *src)
+{
+    b->rows[b->count++] = src;
+    flush_if_full(b);
+}
+
+/* `n` rows from `src` on, `stride` bytes apart, not one add_row() each: four at a time, the
+ * stores set the pace, not the loop (5d reflect's 19008 rows: 8.8 -> 6.7 us a call). */
+static inline void add_rows(batch *b, const char *src, int64_t stride, int64_t n)
+{
+    while (n > 0) {
+        const int64_t room = NDPAD_STREAM_BATCH - b->count, take = n < room ? n : room;
+        const char **rows = b->rows + b->count;
+        int64_t k = 0;
+        for (; k + 4 <= take; k += 4, src += 4 * stride) {
+            rows[k] = src;
+            rows[k + 1] = src + stride;
+            rows[k + 2] = src + 2 * stride;
+            rows[k + 3] = src + 3 * stride;
+        }
+        for (; k < take; k++, src += stride) rows[k] = src;
+        b->count += take, n -= take;
+        flush_if_full(b);
     }
 }
 
@@ -76,8 +102,8 @@ void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t
             } else if (o >= last.copy_begin && o < last.copy_end && last.r == 0) {
                 /* the interior rows of this run, one stride apart */
                 const int64_t hi = o_end < last.copy_end ? o_end : last.copy_end;
-                const char *src = base + (o - last.b) * last.in_stride;
-                for (; o < hi; o++, src += last.in_stride) add_row(&b, src);
+                add_rows(&b, base + (o - last.b) * last.in_stride, last.in_stride, hi - o);
+                o = hi;
             } else {
                 const int64_t i = ndpad_dim_source(&last, mode, o);
                 add_row(&b, i < 0 ? NULL : base + i * last.in_stride);
