@@ -1,6 +1,7 @@
 /* ndpad_plan_describe(): the plan as a person reads it — normalised axes, the interior
  * region and its copy runs, the border regions with their fillers, ISA and tiles. */
 #include "plan.h"
+#include "stream-plan.h"
 #include "text.h"
 #include "wisdom.h"
 
@@ -44,6 +45,11 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
             : plan->mode == NDPAD_CONSTANT           ? "pad-value rows"
                                                      : "source rows mapped by the mode");
     }
+    if (plan->stream != NULL)
+        put(&t, "output stream: %s\n",
+            plan->tile.rows_path || plan->tile.cols < row->n
+                ? "not taken (the tiles ask for the row executor)"
+                : plan->stream->kernel_name);
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,
