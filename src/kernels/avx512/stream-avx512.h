@@ -94,13 +94,22 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
             continue;
         }
 #if !STREAM_BORDERS
-        if (rows[i] == NULL && block >= out) {
-            /* Whole blocks inside a run of pad rows: the pattern, stored. */
-            int64_t j = i;
-            while (j < count && rows[j] == NULL) j++;
-            const char *run_end = out + j * row_bytes;
-            if (block + BLOCK <= run_end) {
-                for (; block + BLOCK <= run_end; block += BLOCK) put(block, pad, nontemporal);
+        if (block >= out && (rows[i] == NULL || p >= end_in || p < left)) {
+            /* Whole blocks of pad (a left border, or a right border, the pad rows after it
+             * and the next input row's left border): the pattern, stored. Wide borders are
+             * a loop, not a block at a time through the assembly below (channel, 800 KB
+             * borders, 1 thread: 700 -> 330 us, 1.1 -> 0.58 of a memcpy). */
+            const char *pad_end;
+            if (rows[i] != NULL && p < left) {
+                pad_end = row_start + left;
+            } else {
+                int64_t j = i + 1;
+                while (j < count && rows[j] == NULL) j++;
+                pad_end = j < count ? out + j * row_bytes + left : end;
+            }
+            pad_end = pad_end < stop ? pad_end : stop;
+            if (block + BLOCK <= pad_end) {
+                for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
                 continue;
             }
         }
