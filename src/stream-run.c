@@ -4,6 +4,7 @@
 #include "stream-plan.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 _Atomic unsigned long long ndpad_stream_tiles_run;
 
@@ -36,19 +37,25 @@ static inline void add_row(batch *b, const char *src)
 }
 
 /* `n` rows from `src` on, `stride` bytes apart, not one add_row() each: four at a time, the
- * stores set the pace, not the loop (5d reflect's 19008 rows: 8.8 -> 6.7 us a call). */
+ * stores set the pace, not the loop (5d reflect, 19008 rows: 8.8 -> 5.6 us a call). */
 static inline void add_rows(batch *b, const char *src, int64_t stride, int64_t n)
 {
     while (n > 0) {
         const int64_t room = NDPAD_STREAM_BATCH - b->count, take = n < room ? n : room;
         const char **rows = b->rows + b->count;
         int64_t k = 0;
-        for (; k + 4 <= take; k += 4, src += 4 * stride) {
-            rows[k] = src;
-            rows[k + 1] = src + stride;
-            rows[k + 2] = src + 2 * stride;
-            rows[k + 3] = src + 3 * stride;
+        /* two pointers a 16-byte vector (GCC's vector extension, every target): the
+         * compiler's own vectorisation of the plain loop shuffles lanes on every step */
+        typedef uintptr_t pair __attribute__((vector_size(2 * sizeof(uintptr_t))));
+        pair p = {(uintptr_t)src, (uintptr_t)src + (uintptr_t)stride};
+        const pair step = {2 * (uintptr_t)stride, 2 * (uintptr_t)stride};
+        for (; k + 4 <= take; k += 4) {
+            memcpy(rows + k, &p, sizeof(p));
+            p += step;
+            memcpy(rows + k + 2, &p, sizeof(p));
+            p += step;
         }
+        src += k * stride;
         for (; k < take; k++, src += stride) rows[k] = src;
         b->count += take, n -= take;
         flush_if_full(b);
