@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -116,9 +117,14 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
     problems++;
     const unsigned long long tiles_before = ndpad_stream_tiles_run;
     assert_int_equal(ndpad_execute(plan, in.data, out), NDPAD_OK);
-    /* A plan with a stream must really run through it (not only plan it). */
-    if (plan->stream != NULL && plan->tile.cols >= plan->dim[plan->ndim - 1].n)
+    /* A plan with a stream must really run through it (not only plan it), and say so. */
+    if (plan->stream != NULL && plan->tile.cols >= plan->dim[plan->ndim - 1].n) {
         assert_true(ndpad_stream_tiles_run > tiles_before);
+        char text[4096], line[256];
+        ndpad_plan_describe(plan, text, sizeof(text));
+        snprintf(line, sizeof(line), "output stream: %s\n", plan->stream->kernel_name);
+        if (strstr(text, line) == NULL) fail_msg("describe does not name %s:\n%s", line, text);
+    }
     ndpad_plan_destroy(plan);
 
     for (size_t k = 0; k < GUARD + shift; k++)

@@ -68,8 +68,8 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     char *const end = out + count * row_bytes;
-    /* the first row that meets the block */
-    int64_t i = block > out ? (block - out) / row_bytes : 0;
+    /* the first row that meets the block (no division for the batch's first block) */
+    int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     char *row_start = out + i * row_bytes;
     while (block < stop) {
         while (row_start + row_bytes <= block) i++, row_start += row_bytes;
@@ -184,7 +184,7 @@ seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *bl
     const int64_t tail_window = st->tail_window, head_window = st->head_window;
     const uint8_t *const seam_index = st->seam_index, *const far_index = st->seam_far_index;
     const uint64_t *const far_mask = st->seam_far_mask;
-    int64_t i = (block - out) / row_bytes;
+    int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     const char *row_start = out + i * row_bytes;
     for (int64_t b = 0; b < blocks; b++, block += BLOCK) {
         if (row_start + row_bytes <= block) i++, row_start += row_bytes; /* rows >= 64 B */
@@ -249,8 +249,9 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
 {
     char *const end = out + count * st->row_bytes;
     char *block = (char *)((uintptr_t)out & ~(uintptr_t)(BLOCK - 1));
-    /* the pad pattern at the phase of the aligned blocks (elem_size divides 64) */
-    const int64_t phase = ((block - out) % st->elem_size + st->elem_size) % st->elem_size;
+    /* the pad pattern at the phase of the aligned blocks: block - out mod elem_size (which
+     * divides 64), with out - block in [0, 64) */
+    const int64_t phase = STREAM_BORDERS ? 0 : (64 - (out - block)) % st->elem_size;
     const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
                                        : _mm512_loadu_si512((const void *)(st->pad + phase));
 #if STREAM_BORDERS
