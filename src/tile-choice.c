@@ -20,35 +20,6 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return a / b + (a % b != 0);
 }
 
-/* Bytes of input the plan copies (its interior region), as a double: no overflow. */
-static double interior_bytes(const ndpad_plan *plan)
-{
-    double bytes = (double)plan->elem_size;
-    for (int32_t k = 0; k < plan->ndim; k++) {
-        const ndpad_dim *a = &plan->dim[k];
-        const int64_t span = a->copy_end > a->copy_begin ? a->copy_end - a->copy_begin : 0;
-        bytes *= (double)(span / (a->r + 1) + (span % (a->r + 1) != 0));
-    }
-    return bytes;
-}
-
-/* Streaming stores by default where the output cannot stay cached anyway: the output and
- * the input it copies together beyond NDPAD_STREAM_LLC_SHARE of the last-level cache per
- * thread. Back to back, one thread, conv constant (1x C x 256 x 256 fp32, pad 1), cached ->
- * streaming stores, against a memcpy of the output: C = 32 (17 MB in all) 0.92 -> 1.07,
- * C = 48 (26 MB) 0.94 -> 0.87, C = 64 (34 MB) 0.93 -> 0.72; two threads: C = 64 0.55 ->
- * 0.68, C = 96 (51 MB) 0.67 -> 0.61 (a 32 MiB L3: a store that misses it reads the line
- * first, a streaming one does not). */
-#define NDPAD_STREAM_LLC_SHARE 0.625
-
-static bool streams(const ndpad_plan *plan, uint64_t llc_bytes, int64_t threads)
-{
-    if (llc_bytes == 0) return false;
-    const double bytes = (double)plan->out_bytes + interior_bytes(plan);
-    return (double)plan->out_bytes > (double)llc_bytes ||
-           bytes > NDPAD_STREAM_LLC_SHARE * (double)llc_bytes * (double)threads;
-}
-
 ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
 {
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
@@ -57,12 +28,14 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
                        .cols = row->n > 0 ? row->n : 1,
                        .threads = 1,
                        .stream = 0};
+    /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. */
     const ndpad_topology *topo = ndpad_topology_get();
+    tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
+    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
+
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
     if (threads > plan->max_threads) threads = plan->max_threads;
-    if (threads < 1 || ndpad_plan_is_tiny(plan)) threads = 1;
-    tile.stream = streams(plan, topo->llc_bytes, threads);
-    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
+    if (threads < 1) threads = 1;
     tile.threads = (int32_t)threads;
     /* About four tiles per thread, and more when that keeps a tile within one core's L2
      * (hwloc): a thread's block of tiles is then worked through in cache-sized pieces. A
