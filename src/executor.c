@@ -313,6 +313,17 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
     }
 }
 
+/* Orders the non-temporal stores before it with everything after (sfence on x86-64, whose
+ * streaming stores are weakly ordered; a full fence elsewhere). */
+static inline void store_fence(void)
+{
+#if defined(__x86_64__)
+    __builtin_ia32_sfence();
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
 /* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
                      int64_t tile, int64_t col_tiles)
@@ -332,6 +343,7 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
 
     if (plan->ndim == 1) {
         run_row(&ctx, in, out, false, true);
+        if (plan->tile.stream) store_fence(); /* as below */
         return;
     }
     const bool flat =
@@ -345,6 +357,8 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         if (end > cursor)
             ctx.fill_pad(cursor, ctx.pad_value, (end - cursor) / (int64_t)ctx.es, ctx.es);
     }
+    /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
+    if (plan->tile.stream) store_fence();
 }
 
 /* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team

@@ -66,6 +66,6 @@ void ndpad_copy_stream__avx512(void *restrict dst, const void *restrict src, siz
         ndpad_copy_short_avx512(out, in, bytes);
         return;
     }
+    /* no fence: the caller orders the streaming stores once (kernels.h) */
     copy_to_aligned_lines(out, in, bytes, true);
-    _mm_sfence(); /* streaming stores are weakly ordered: publish before returning */
 }
