@@ -29,9 +29,10 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
                        .threads = 1,
                        .stream = 0};
     /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. Not
-     * sooner: streaming once output and input passed 5/8 of the cache made AVX-512 conv
-     * constant (17 MB, 1 thread) faster back to back (0.93 -> 0.72 of a memcpy), but the
-     * executor's rows (AVX2, or the stream path off) then ran 7-9x slower. */
+     * sooner: streaming once output and input passed 5/8 of the cache made conv constant
+     * (17 MB, 1 thread, AVX-512) faster back to back (0.93 -> 0.72 of a memcpy), but edge
+     * and reflect no faster, and the executor's rows with streaming stores (the stream path
+     * off) slower than cached ones; the tuner measures it per class. */
     const ndpad_topology *topo = ndpad_topology_get();
     tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
     if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
