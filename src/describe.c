@@ -47,9 +47,8 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
     }
     if (plan->stream != NULL)
         put(&t, "output stream: %s\n",
-            plan->tile.rows_path || plan->tile.cols < row->n
-                ? "not taken (the tiles ask for the row executor)"
-                : plan->stream->kernel_name);
+            ndpad_stream_takes(plan) ? plan->stream->kernel_name
+                                     : "not taken (the tiles ask for the row executor)");
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,

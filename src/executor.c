@@ -324,18 +324,10 @@ static inline void store_fence(void)
 #endif
 }
 
-/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
-static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                     int64_t tile, int64_t col_tiles)
+/* Rows [r0, r1) of tile `tile` by the row executor. */
+static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
+                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1)
 {
-    const int64_t tile_rows = plan->tile.rows;
-    const int64_t r0 = tile / col_tiles * tile_rows;
-    const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
-    if (plan->stream != NULL && !plan->tile.rows_path && !skip_interior && col_tiles == 1) {
-        ndpad_stream_run(plan, in, out, r0, r1); /* whole rows: the output-stream path */
-        return;
-    }
-
     row_context ctx;
     init_row_context(&ctx, plan, skip_interior, tile, col_tiles);
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
@@ -343,7 +335,6 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
 
     if (plan->ndim == 1) {
         run_row(&ctx, in, out, false, true);
-        if (plan->tile.stream) store_fence(); /* as below */
         return;
     }
     const bool flat =
@@ -357,6 +348,20 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
         if (end > cursor)
             ctx.fill_pad(cursor, ctx.pad_value, (end - cursor) / (int64_t)ctx.es, ctx.es);
     }
+}
+
+/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
+static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
+                     int64_t tile, int64_t col_tiles)
+{
+    const int64_t tile_rows = plan->tile.rows;
+    const int64_t r0 = tile / col_tiles * tile_rows;
+    const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
+    if (!skip_interior && ndpad_stream_takes(plan)) {
+        ndpad_stream_run(plan, in, out, r0, r1); /* whole rows: the output-stream path */
+        return;
+    }
+    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1);
     /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
     if (plan->tile.stream) store_fence();
 }

@@ -97,6 +97,14 @@ NDPAD_INTERNAL void ndpad_stream_destroy(ndpad_stream *stream);
  * lets test-stream prove that plans with a stream really execute through it. */
 NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 
+/* Whether executions of `plan` take its output stream: it has one and its tiles are whole
+ * rows, not asked for the row executor (an in-place execution never does). */
+static inline bool ndpad_stream_takes(const ndpad_plan *plan)
+{
+    return plan->stream != NULL && !plan->tile.rows_path &&
+           plan->tile.cols >= plan->dim[plan->ndim - 1].n;
+}
+
 /* Output rows [r0, r1) of `plan` (which has a stream) by the stream kernel; `in` already
  * includes the plan's input offset. */
 NDPAD_INTERNAL void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0,

@@ -59,6 +59,26 @@ static inline __attribute__((always_inline, target(STREAM_TARGET))) void put(cha
         _mm512_store_si512((void *)block, v);
 }
 
+/* `n` whole blocks from `block` on, copied from `s` on (a row's interior); the block after
+ * them. */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) char *
+copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
+{
+    if (nontemporal)
+        for (int64_t b = 0; b < n; b++, s += BLOCK, block += BLOCK)
+            _mm512_stream_si512((void *)block, _mm512_loadu_si512((const void *)s));
+    else
+        /* 256-bit moves: on the AMD EPYC (Zen 4) this was measured on, a 512-bit load that
+         * straddles two lines costs more than two 256-bit ones (volume case 70 -> 66 us) */
+        for (int64_t b = 0; b < n; b++, s += BLOCK, block += BLOCK) {
+            const __m256i lo = _mm256_loadu_si256((const __m256i *)s);
+            const __m256i hi = _mm256_loadu_si256((const __m256i *)(s + 32));
+            _mm256_store_si256((__m256i *)block, lo);
+            _mm256_store_si256((__m256i *)(block + 32), hi);
+        }
+    return block;
+}
+
 /* The blocks from `block` (64-byte aligned) up to `stop` of the batch of `count` rows at
  * `out`, block by block. Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern
  * a block starts from. */
@@ -76,21 +96,8 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
         int64_t p = block - row_start;
         if (p >= left && p + BLOCK <= end_in && rows[i] != NULL && block >= out) {
             /* Whole blocks inside row i's interior: a copy loop. */
-            const char *s = rows[i] + st->src_interior + (p - left);
-            const int64_t blocks = (end_in - p) / BLOCK;
-            if (nontemporal)
-                for (int64_t b = 0; b < blocks; b++, s += BLOCK, block += BLOCK)
-                    _mm512_stream_si512((void *)block, _mm512_loadu_si512((const void *)s));
-            else
-                /* 256-bit moves: on the AMD EPYC (Zen 4) this was measured on, a 512-bit
-                 * load that straddles two lines costs more than two 256-bit ones (volume
-                 * case 70 -> 66 us) */
-                for (int64_t b = 0; b < blocks; b++, s += BLOCK, block += BLOCK) {
-                    const __m256i lo = _mm256_loadu_si256((const __m256i *)s);
-                    const __m256i hi = _mm256_loadu_si256((const __m256i *)(s + 32));
-                    _mm256_store_si256((__m256i *)block, lo);
-                    _mm256_store_si256((__m256i *)(block + 32), hi);
-                }
+            block = copy_blocks(block, rows[i] + st->src_interior + (p - left),
+                                (end_in - p) / BLOCK, nontemporal);
             continue;
         }
 #if !STREAM_BORDERS
@@ -184,28 +191,17 @@ seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *bl
     const int64_t tail_window = st->tail_window, head_window = st->head_window;
     const uint8_t *const seam_index = st->seam_index, *const far_index = st->seam_far_index;
     const uint64_t *const far_mask = st->seam_far_mask;
+    const char *const stop = block + blocks * BLOCK;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     const char *row_start = out + i * row_bytes;
-    for (int64_t b = 0; b < blocks; b++, block += BLOCK) {
+    while (block < stop) {
         if (row_start + row_bytes <= block) i++, row_start += row_bytes; /* rows >= 64 B */
         const int64_t p = block - row_start;
         if (p >= left && p + BLOCK <= end_in) {
-            /* the row's whole blocks from here: a copy loop */
-            const char *s = rows[i] + copy_from + p;
-            int64_t n = (end_in - p) / BLOCK;
-            n = n < blocks - b ? n : blocks - b;
-            for (int64_t k = 0; k < n; k++, s += BLOCK, block += BLOCK) {
-                if (nontemporal) {
-                    _mm512_stream_si512((void *)block, _mm512_loadu_si512((const void *)s));
-                } else {
-                    /* 256-bit moves, as in the walk's copy loop */
-                    const __m256i lo = _mm256_loadu_si256((const __m256i *)s);
-                    const __m256i hi = _mm256_loadu_si256((const __m256i *)(s + 32));
-                    _mm256_store_si256((__m256i *)block, lo);
-                    _mm256_store_si256((__m256i *)(block + 32), hi);
-                }
-            }
-            b += n - 1, block -= BLOCK; /* the loop's step follows */
+            /* the row's whole blocks from here, up to the batch's last */
+            const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
+            block = copy_blocks(block, rows[i] + copy_from + p,
+                                n < left_in_batch ? n : left_in_batch, nontemporal);
             continue;
         }
         /* a block from the left border lies inside its row (stream-plan.c, seam_map) */
@@ -223,6 +219,7 @@ seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *bl
                                        _mm512_permutex2var_epi8(this_head, far_idx, next_tail));
         }
         put(block, v, nontemporal);
+        block += BLOCK;
     }
 }
 
