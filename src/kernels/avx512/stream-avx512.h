@@ -11,8 +11,9 @@
  * load/store loop. With a seam table (stream-plan.h), seam_blocks() writes every whole
  * block of the batch: a copy run inside a row's interior, else one permute (two, blended,
  * for wrap) of whole 64-byte windows inside the source rows; the assembly above serves
- * only a partial block at either end. The CONSTANT kernel needs
- * AVX-512 BW; the other adds VBMI. */
+ * only a partial block at either end. CONSTANT rows of 64 bytes or more take the same
+ * shape of loop, constant_blocks(): a copy run, a run of pad, or one seam of two masked
+ * loads. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
 
@@ -79,6 +80,41 @@ copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
     return block;
 }
 
+#if !STREAM_BORDERS
+/* CONSTANT: from `block`, a pad block of row i (its row in the batch at `out`: a pad row, or
+ * a block at row byte p outside the interior), the whole blocks of pad up to `stop`: a left
+ * border, or a right border, the pad rows after it and the next input row's left border.
+ * Wide borders are a store loop, not a block at a time through the assembly (channel,
+ * 800 KB borders, 1 thread: 700 -> 330 us, 1.1 -> 0.58 of a memcpy). Returns the block
+ * after them (`block` itself when the pad ends inside it). */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) char *
+pad_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, int64_t i,
+           char *block, const char *stop, __m512i pad, bool nontemporal)
+{
+    const int64_t row_bytes = st->row_bytes, left = st->left_bytes;
+    const char *row_start = out + i * row_bytes, *pad_end;
+    if (rows[i] != NULL && block - row_start < left) {
+        pad_end = row_start + left;
+    } else {
+        int64_t j = i + 1;
+        while (j < count && rows[j] == NULL) j++;
+        pad_end = j < count ? out + j * row_bytes + left : out + count * row_bytes;
+    }
+    pad_end = pad_end < stop ? pad_end : stop;
+    for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
+    return block;
+}
+
+/* pad_blocks() out of line, for the block loop below: the rare path, inlined, took
+ * registers the common one needed. */
+static __attribute__((noinline, target(STREAM_TARGET))) char *
+pad_blocks_call(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
+                int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
+{
+    return pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
+}
+#endif
+
 /* The blocks from `block` (64-byte aligned) up to `stop` of the batch of `count` rows at
  * `out`, block by block. Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern
  * a block starts from. */
@@ -102,21 +138,9 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
         }
 #if !STREAM_BORDERS
         if (block >= out && (rows[i] == NULL || p >= end_in || p < left)) {
-            /* Whole blocks of pad (a left border, or a right border, the pad rows after it
-             * and the next input row's left border): the pattern, stored. Wide borders are
-             * a loop, not a block at a time through the assembly below (channel, 800 KB
-             * borders, 1 thread: 700 -> 330 us, 1.1 -> 0.58 of a memcpy). */
-            const char *pad_end;
-            if (rows[i] != NULL && p < left) {
-                pad_end = row_start + left;
-            } else {
-                int64_t j = i + 1;
-                while (j < count && rows[j] == NULL) j++;
-                pad_end = j < count ? out + j * row_bytes + left : end;
-            }
-            pad_end = pad_end < stop ? pad_end : stop;
-            if (block + BLOCK <= pad_end) {
-                for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
+            char *after = pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
+            if (after != block) {
+                block = after;
                 continue;
             }
         }
@@ -240,6 +264,73 @@ SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true)
 #undef SEAM_BLOCKS_INSTANCE
 #endif
 
+#if !STREAM_BORDERS
+/* CONSTANT, rows of 64 bytes or more: `blocks` whole blocks of the batch from `block` on,
+ * each a copy from inside its row, a run of pad, or the seam of two rows (the tail of row
+ * i's interior and the head of row i + 1's, masked loads over the pad pattern). The walk
+ * decides the same per block after more tests (fp16 1x64x256x256, 516-byte rows, 2 threads,
+ * the kernel alone: 119 -> 111 us, a memcpy of its output 102). */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+constant_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
+                char *block, int64_t blocks, __m512i pad, bool nontemporal)
+{
+    const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
+    const int64_t copy_from = st->src_interior - left;
+    const char *const stop = block + blocks * BLOCK;
+    int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
+    const char *row_start = out + i * row_bytes;
+    while (block < stop) {
+        /* a copy run or a seam block ends at most one row on (rows >= 64 B) */
+        if (row_start + row_bytes <= block) i++, row_start += row_bytes;
+        const int64_t p = block - row_start;
+        const char *const this_row = rows[i];
+        if (this_row != NULL && p >= left && p + BLOCK <= end_in) {
+            const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
+            block = copy_blocks(block, this_row + copy_from + p,
+                                n < left_in_batch ? n : left_in_batch, nontemporal);
+            continue;
+        }
+        if (__builtin_expect(this_row == NULL || p >= end_in || p < left, 0)) {
+            char *after = pad_blocks_call(st, rows, count, out, i, block, stop, pad, nontemporal);
+            if (after != block) {
+                block = after; /* maybe many pad rows on: all but the last row step here */
+                while (row_start + 2 * row_bytes <= block) i++, row_start += row_bytes;
+                continue;
+            }
+        }
+        /* rows >= 64 bytes: the block meets rows i and i + 1 at most */
+        const char *const next_row = p + BLOCK > row_bytes ? rows[i + 1] : NULL;
+        const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
+        const uint64_t tail = this_row != NULL ? lanes(left - p, end_in - p) : 0;
+        const uint64_t head = next_row != NULL ? lanes(left - q, end_in - q) : 0;
+        /* A load with no lanes still reads at an address in a source row the loop is
+         * reading anyway: one near address 0 takes a fault-suppression assist of hundreds
+         * of cycles (fp16 ran at half speed), and one at the pad pattern, which spans two
+         * lines, cost conv's 1032-byte rows 20%. */
+        const char *const tail_src = this_row != NULL ? this_row + copy_from + p : next_row;
+        const char *const head_src = next_row != NULL ? next_row + copy_from + q : tail_src;
+        __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail_src);
+        v = _mm512_mask_loadu_epi8(v, head, head_src);
+        put(block, v, nontemporal);
+        block += BLOCK;
+    }
+}
+
+/* Out of line, one instance per kind of store (see SEAM_BLOCKS_INSTANCE). */
+#define CONSTANT_BLOCKS_INSTANCE(name, nontemporal)                                                \
+    static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
+                                                                      const char *const *rows,     \
+                                                                      int64_t count, char *out,    \
+                                                                      char *block, int64_t blocks, \
+                                                                      __m512i pad)                 \
+    {                                                                                              \
+        constant_blocks(st, rows, count, out, block, blocks, pad, nontemporal);                    \
+    }
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, false)
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, true)
+#undef CONSTANT_BLOCKS_INSTANCE
+#endif
+
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
             bool nontemporal)
@@ -251,8 +342,17 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
     const int64_t phase = STREAM_BORDERS ? 0 : (64 - (out - block)) % st->elem_size;
     const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
                                        : _mm512_loadu_si512((const void *)(st->pad + phase));
-#if STREAM_BORDERS
     char *const first = block < out ? block + BLOCK : block;
+#if !STREAM_BORDERS
+    if (st->row_bytes >= BLOCK && end > first) {
+        /* the whole blocks by the block loop, a partial one at either end by the walk */
+        const int64_t blocks = (end - first) / BLOCK;
+        walk_blocks(st, rows, count, out, block, first, pad, nontemporal);
+        (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, rows, count, out,
+                                                                           first, blocks, pad);
+        block = first + blocks * BLOCK;
+    }
+#else
     if (st->seam_index != NULL && end > first) {
         /* the whole blocks by the seam loop, a partial one at either end by the walk */
         const int64_t blocks = (end - first) / BLOCK;
