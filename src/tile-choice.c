@@ -20,6 +20,38 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return a / b + (a % b != 0);
 }
 
+/* Bytes of input the plan copies (its interior region), as a double: no overflow. */
+static double interior_bytes(const ndpad_plan *plan)
+{
+    double bytes = (double)plan->elem_size;
+    for (int32_t k = 0; k < plan->ndim; k++) {
+        const ndpad_dim *a = &plan->dim[k];
+        const int64_t span = a->copy_end > a->copy_begin ? a->copy_end - a->copy_begin : 0;
+        bytes *= (double)(span / (a->r + 1) + (span % (a->r + 1) != 0));
+    }
+    return bytes;
+}
+
+/* Streaming stores by default where the output cannot stay cached anyway: the output and
+ * the input it copies together beyond NDPAD_STREAM_LLC_SHARE of the last-level cache per
+ * thread (a store that misses the cache reads its line first, a streaming one does not).
+ * Back to back, one thread, conv constant (1 x C x 256 x 256 fp32, pad 1), cached ->
+ * streaming, against a memcpy of the output: C = 32 (17 MB in all) 0.92 -> 1.07, C = 48
+ * (26 MB) 0.94 -> 0.87, C = 64 (34 MB) 0.93 -> 0.72. With the streaming copies fixed (they
+ * fenced every row), the tuner chose streaming stores on its own for every one-thread case
+ * past the share and for none below it or at two threads; back to back, one thread, cached
+ * -> streaming: conv all modes 0.97-0.99 -> 0.65-0.73, image 0.94 -> 0.62, u8 0.89 -> 0.75,
+ * crop-pad 0.97 -> 0.69; on AVX2 conv reflect 1.07 -> 0.86, image 0.99 -> 0.62. */
+#define NDPAD_STREAM_LLC_SHARE 0.625
+
+static bool streams(const ndpad_plan *plan, uint64_t llc_bytes, int64_t threads)
+{
+    if (llc_bytes == 0) return false;
+    const double bytes = (double)plan->out_bytes + interior_bytes(plan);
+    return (double)plan->out_bytes > (double)llc_bytes ||
+           bytes > NDPAD_STREAM_LLC_SHARE * (double)llc_bytes * (double)threads;
+}
+
 ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
 {
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
@@ -28,18 +60,12 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
                        .cols = row->n > 0 ? row->n : 1,
                        .threads = 1,
                        .stream = 0};
-    /* Outputs beyond the last-level cache cannot stay cached anyway: stream them. Not
-     * sooner: streaming once output and input passed 5/8 of the cache made conv constant
-     * (17 MB, 1 thread, AVX-512) faster back to back (0.93 -> 0.72 of a memcpy), but edge
-     * and reflect no faster, and the executor's rows with streaming stores (the stream path
-     * off) slower than cached ones; the tuner measures it per class. */
     const ndpad_topology *topo = ndpad_topology_get();
-    tile.stream = topo->llc_bytes != 0 && (uint64_t)out_bytes > (uint64_t)topo->llc_bytes;
-    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
-
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
     if (threads > plan->max_threads) threads = plan->max_threads;
-    if (threads < 1) threads = 1;
+    if (threads < 1 || ndpad_plan_is_tiny(plan)) threads = 1;
+    tile.stream = streams(plan, topo->llc_bytes, threads);
+    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
     tile.threads = (int32_t)threads;
     /* About four tiles per thread, and more when that keeps a tile within one core's L2
      * (hwloc): a thread's block of tiles is then worked through in cache-sized pieces. A

@@ -593,10 +593,12 @@ static void zero_dimensions_are_the_heuristics(void **state)
     assert_string_not_equal(tiles_a, tiles_b);
     char head[1024], text[2048];
     header(head, sizeof(head));
+    /* the entry's stores are the heuristic's, so that only rows and columns are left open */
+    assert_int_equal(ha->tile.stream, hb->tile.stream);
     snprintf(text, sizeof(text),
-             "%sclass %s tile_rows=0 tile_cols=0 threads=1 stream=0 "
+             "%sclass %s tile_rows=0 tile_cols=0 threads=1 stream=%d "
              "copy=movsb path=auto gbps=1.000\n",
-             head, key_a);
+             head, key_a, (int)ha->tile.stream);
     assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
     ndpad_plan *wa = make_plan(&a, NDPAD_TUNING_CACHE, 1);
     ndpad_plan *wb = make_plan(&b, NDPAD_TUNING_CACHE, 1);
