@@ -60,6 +60,11 @@ typedef struct ndpad_tune_result {
     bool prefetch_measured;
     ndpad_tile prefetch_challenger;
     ndpad_pair_verdict prefetch_verdict;
+    /* In-place CONSTANT classes whose search kept another tile: that tile against the
+     * heuristic's timed in place too (inplace_ratio: median of tuned / heuristic), and
+     * dropped when it loses there by more than inplace_margin. */
+    bool inplace_checked, inplace_dropped;
+    double inplace_ratio, inplace_margin;
     bool refused; /* loaded machine: nothing stored                            */
     bool noisy;   /* = refused (older name)                                    */
     bool stored;  /* an entry was written to the wisdom (in memory)            */

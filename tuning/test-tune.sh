@@ -66,4 +66,14 @@ printf 'ndpad-wisdom 4\nmachine %s\n%s\n' "$fingerprint" "$bad" >"$work/w"
 grep -q "entry dropped" "$work/out" || { cat "$work/out"; fail "the bad entry was not dropped"; }
 grep -qF "$bad" "$work/w" && { cat "$work/w"; fail "the bad entry is still in the file"; }
 grep -qF "class $key tile_rows=" "$work/w" || { cat "$work/w"; fail "the class lost its entry"; }
+# 3. Two problems of one class (a crop on one side and a pad on the other gives the same
+#    output size as $problem): the class is tuned once, on the first; the second checks the
+#    entry the first stored instead of overwriting it, and says so.
+rm -f "$work/w"
+"$tune" --budget 3 --noise 0.01 --threads 1 --cache "$work/w" --problem "$problem" \
+    --problem "shape=16,128,128 pads=0,-1,-1/0,3,3 mode=constant esize=4" >"$work/out" 2>&1 ||
+    { cat "$work/out"; fail "ndpad-tune with two problems of one class failed"; }
+[ "$(grep -c "class tuned by given-constant" "$work/out")" = 1 ] ||
+    { cat "$work/out"; fail "the second problem of the class did not check the first's entry"; }
+[ "$(grep -c "^class " "$work/w")" = 1 ] || { cat "$work/w"; fail "not one entry for the class"; }
 echo "test-tune: ok"

@@ -42,6 +42,9 @@ typedef struct tune_outcome {
     ndpad_tune_result result;
     bool ok;
     bool had_entry; /* --check: the class had a wisdom entry to check */
+    /* Another problem of this run has the same class and stored its entry first: this
+     * one checked that entry (as --check does) instead of tuning the class again. */
+    int checked_for; /* index + 1 of that problem's outcome; 0: tuned (or --check) */
 } tune_outcome;
 
 typedef struct tune_run {
