@@ -32,24 +32,24 @@ static double interior_bytes(const ndpad_plan *plan)
     return bytes;
 }
 
-/* Streaming stores by default where the output cannot stay cached anyway: the output and
- * the input it copies together beyond NDPAD_STREAM_LLC_SHARE of the last-level cache per
- * thread (a store that misses the cache reads its line first, a streaming one does not).
- * Back to back, one thread, conv constant (1 x C x 256 x 256 fp32, pad 1), cached ->
- * streaming, against a memcpy of the output: C = 32 (17 MB in all) 0.92 -> 1.07, C = 48
- * (26 MB) 0.94 -> 0.87, C = 64 (34 MB) 0.93 -> 0.72. With the streaming copies fixed (they
- * fenced every row), the tuner chose streaming stores on its own for every one-thread case
- * past the share and for none below it or at two threads; back to back, one thread, cached
- * -> streaming: conv all modes 0.97-0.99 -> 0.65-0.73, image 0.94 -> 0.62, u8 0.89 -> 0.75,
- * crop-pad 0.97 -> 0.69; on AVX2 conv reflect 1.07 -> 0.86, image 0.99 -> 0.62. */
+/* Streaming stores by default where the output cannot stay cached anyway: an output beyond
+ * the last-level cache, and at one thread already the output and the input it copies
+ * together beyond NDPAD_STREAM_LLC_SHARE of it (a store that misses the cache reads its line
+ * first, a streaming one does not). Back to back, one thread, conv constant (1 x C x 256 x
+ * 256 fp32, pad 1), cached -> streaming, against a memcpy of the output: C = 32 (17 MB in
+ * all) 0.92 -> 1.07, C = 48 (26 MB) 0.94 -> 0.87, C = 64 (34 MB) 0.93 -> 0.72; conv all
+ * modes 0.97-0.99 -> 0.65-0.73, image (50 MB) 0.94 -> 0.62, u8 0.89 -> 0.75 (the tuner
+ * chose the same for every one-thread case, on its own). Two threads keep more cached
+ * (the 2-vCPU VM this was measured on reads its cache as two): the same rule made conv
+ * (34 MB) 1.5x and image (50 MB) 1.25x slower there, so it applies at one thread only. */
 #define NDPAD_STREAM_LLC_SHARE 0.625
 
 static bool streams(const ndpad_plan *plan, uint64_t llc_bytes, int64_t threads)
 {
     if (llc_bytes == 0) return false;
+    if ((double)plan->out_bytes > (double)llc_bytes) return true;
     const double bytes = (double)plan->out_bytes + interior_bytes(plan);
-    return (double)plan->out_bytes > (double)llc_bytes ||
-           bytes > NDPAD_STREAM_LLC_SHARE * (double)llc_bytes * (double)threads;
+    return threads == 1 && bytes > NDPAD_STREAM_LLC_SHARE * (double)llc_bytes;
 }
 
 ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
