@@ -48,8 +48,8 @@ static bool streams(const ndpad_plan *plan, uint64_t llc_bytes, int64_t threads)
 {
     if (llc_bytes == 0) return false;
     if ((double)plan->out_bytes > (double)llc_bytes) return true;
-    const double bytes = (double)plan->out_bytes + interior_bytes(plan);
-    return threads == 1 && bytes > NDPAD_STREAM_LLC_SHARE * (double)llc_bytes;
+    return threads == 1 && (double)plan->out_bytes + interior_bytes(plan) >
+                               NDPAD_STREAM_LLC_SHARE * (double)llc_bytes;
 }
 
 ndpad_tile ndpad_tile_default(const ndpad_plan *plan)

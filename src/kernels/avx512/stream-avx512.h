@@ -331,6 +331,42 @@ CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, true)
 #undef CONSTANT_BLOCKS_INSTANCE
 #endif
 
+/* Whether a batch's whole blocks go through a block loop (seam_blocks with a seam table,
+ * constant_blocks on rows of 64 bytes or more), and that loop's instance for the stores. */
+#if STREAM_BORDERS
+static inline bool has_block_loop(const ndpad_stream *st)
+{
+    return st->seam_index != NULL;
+}
+
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+block_loop(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *first,
+           int64_t blocks, __m512i pad, bool nontemporal)
+{
+    (void)count, (void)pad;
+    const bool far = st->seam_far_index != NULL;
+    if (nontemporal)
+        (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, rows, out, first, blocks);
+    else
+        (far ? seam_blocks_cached_far : seam_blocks_cached)(st, rows, out, first, blocks);
+}
+#else
+static inline bool has_block_loop(const ndpad_stream *st)
+{
+    return st->row_bytes >= BLOCK;
+}
+
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+block_loop(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *first,
+           int64_t blocks, __m512i pad, bool nontemporal)
+{
+    (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, rows, count, out, first,
+                                                                       blocks, pad);
+}
+#endif
+
+/* The batch: every store a whole aligned block but a partial one at either end; streaming
+ * stores fenced once at its end. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
             bool nontemporal)
@@ -343,28 +379,13 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
     const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
                                        : _mm512_loadu_si512((const void *)(st->pad + phase));
     char *const first = block < out ? block + BLOCK : block;
-#if !STREAM_BORDERS
-    if (st->row_bytes >= BLOCK && end > first) {
+    if (has_block_loop(st) && end > first) {
         /* the whole blocks by the block loop, a partial one at either end by the walk */
         const int64_t blocks = (end - first) / BLOCK;
         walk_blocks(st, rows, count, out, block, first, pad, nontemporal);
-        (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, rows, count, out,
-                                                                           first, blocks, pad);
+        block_loop(st, rows, count, out, first, blocks, pad, nontemporal);
         block = first + blocks * BLOCK;
     }
-#else
-    if (st->seam_index != NULL && end > first) {
-        /* the whole blocks by the seam loop, a partial one at either end by the walk */
-        const int64_t blocks = (end - first) / BLOCK;
-        const bool far = st->seam_far_index != NULL;
-        walk_blocks(st, rows, count, out, block, first, pad, nontemporal);
-        if (nontemporal)
-            (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, rows, out, first, blocks);
-        else
-            (far ? seam_blocks_cached_far : seam_blocks_cached)(st, rows, out, first, blocks);
-        block = first + blocks * BLOCK;
-    }
-#endif
     walk_blocks(st, rows, count, out, block, end, pad, nontemporal);
     if (nontemporal) _mm_sfence();
 }
