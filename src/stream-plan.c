@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "checked.h"
 #include "isa-slots.h"
+#include "row-list.h"
 #include "stream-plan.h"
 
 /* Border tables grow with the border (64 + 8 bytes per border byte and side); beyond this
@@ -428,12 +429,17 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
     const size_t entries = (size_t)(left_entries + right_entries);
-    const size_t bytes =
+    const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
         (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
         (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
         (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
+    /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
+    const size_t list_at = (table_bytes + 7) & ~(size_t)7;
+    const bool row_list = plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
+                          row_bytes >= 16 * (int64_t)sizeof(int64_t);
+    const size_t bytes = row_list ? list_at + (size_t)plan->rows * sizeof(int64_t) : table_bytes;
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
@@ -464,6 +470,13 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries,
                           has_seam ? &seam : NULL);
     }
+    if (row_list) {
+        int64_t *list = (int64_t *)((char *)stream + list_at);
+        ndpad_row_odometer odometer;
+        ndpad_row_odometer_start(&odometer, plan, 0, plan->rows);
+        (void)ndpad_row_odometer_next(&odometer, list, plan->rows);
+        stream->row_list = list;
+    }
     *result = stream;
     return NDPAD_OK;
 fail:
@@ -478,15 +491,22 @@ static const void *moved(const void *p, const ndpad_stream *from, const ndpad_st
 
 ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t size)
 {
-    if ((size_t)stream->bytes > size) return NULL;
+    /* without the row list where only the tables fit: the odometer lists the rows then */
+    const size_t tables = stream->row_list != NULL
+                              ? (size_t)((const char *)stream->row_list - (const char *)stream)
+                              : (size_t)stream->bytes;
+    const bool list = (size_t)stream->bytes <= size;
+    if (tables > size) return NULL;
     ndpad_stream *copy = buffer;
-    memcpy(copy, stream, (size_t)stream->bytes);
+    memcpy(copy, stream, list ? (size_t)stream->bytes : tables);
+    copy->bytes = list ? stream->bytes : (int64_t)tables;
     copy->border_source = moved(stream->border_source, stream, copy);
     copy->left_index = moved(stream->left_index, stream, copy);
     copy->right_index = moved(stream->right_index, stream, copy);
     copy->left_mask = moved(stream->left_mask, stream, copy);
     copy->right_mask = moved(stream->right_mask, stream, copy);
     copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
+    copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the
          * copy's own first line boundary after the masks (the slack allows for it). */

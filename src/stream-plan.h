@@ -75,6 +75,11 @@ struct ndpad_stream {
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
+    /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
+     * by the kernel in place of batches an odometer lists on every execution; NULL where
+     * the list would pass 1/16 of the output's bytes (rows under 128 bytes) or
+     * NDPAD_STREAM_MAX_ROW_LIST rows. */
+    const int64_t *row_list;
     /* CONSTANT: the pad value repeated over 128 bytes; a block at stream byte x loads
      * from pad + x % elem_size (elem_size divides 64). */
     uint8_t pad[2 * NDPAD_STREAM_BLOCK];
@@ -87,7 +92,8 @@ NDPAD_INTERNAL ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stre
                                               const char *caller);
 
 /* A copy of `stream` with its tables in the `size` bytes at `buffer` (8-byte aligned), or
- * NULL when they do not fit. The copy is not destroyed: it lives as long as the buffer. */
+ * NULL when they do not fit; without its row list when only that does not fit. The copy
+ * is not destroyed: it lives as long as the buffer. */
 NDPAD_INTERNAL ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer,
                                                size_t size);
 
@@ -96,6 +102,9 @@ NDPAD_INTERNAL void ndpad_stream_destroy(ndpad_stream *stream);
 /* Tiles run by ndpad_stream_run since the library was loaded (relaxed, one add per tile):
  * lets test-stream prove that plans with a stream really execute through it. */
 NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
+
+/* The longest row list a plan holds (8 MiB of offsets). */
+#define NDPAD_STREAM_MAX_ROW_LIST ((int64_t)1 << 20)
 
 /* Whether executions of `plan` take its output stream: it has one and its tiles are whole
  * rows, not asked for the row executor (an in-place execution never does). */
@@ -106,7 +115,7 @@ static inline bool ndpad_stream_takes(const ndpad_plan *plan)
 }
 
 /* Output rows [r0, r1) of `plan` (which has a stream) by the stream kernel; `in` already
- * includes the plan's input offset. */
+ * includes the plan's input offset, and the row offsets are from it. */
 NDPAD_INTERNAL void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0,
                                      int64_t r1);
 

@@ -71,6 +71,9 @@ static int64_t kernel_plans[64];
  * its second permute (wrap). */
 static int64_t seam_plans, blocks_without_seam, far_seam_plans;
 
+/* Plans that hold their rows' list (each also run without it). */
+static int64_t listed_plans;
+
 static void count_kernel(const ndpad_stream *stream)
 {
     for (size_t k = 0; k < ndpad_stream_list_count && k < 64; k++)
@@ -79,6 +82,31 @@ static void count_kernel(const ndpad_stream *stream)
         seam_plans += stream->seam_index != NULL;
         blocks_without_seam += stream->seam_index == NULL;
         far_seam_plans += stream->seam_far_index != NULL;
+    }
+}
+
+/* The output at `out` inside `alloc` (`span` bytes) is `expected`, and nothing around it
+ * was written. */
+static void verify(const unsigned char *alloc, size_t span, const unsigned char *out,
+                   size_t out_bytes, const unsigned char *expected, const ndpad_problem *p,
+                   int32_t isa, size_t shift, int64_t threads, int64_t tile_rows, const char *how)
+{
+    for (size_t k = 0; k < GUARD + shift; k++)
+        if (alloc[k] != SENTINEL)
+            fail_msg("isa %d%s: byte %zu before the output written", isa, how, GUARD + shift - k);
+    for (size_t k = GUARD + shift + out_bytes; k < span; k++)
+        if (alloc[k] != SENTINEL)
+            fail_msg("isa %d%s: byte %zu after the output written", isa, how,
+                     k - GUARD - shift - out_bytes);
+    if (memcmp(out, expected, out_bytes) != 0) {
+        char text[512];
+        ndpad_ref_format_problem(text, sizeof(text), p);
+        size_t k = 0;
+        while (out[k] == expected[k]) k++;
+        fail_msg("isa %d%s shift %zu threads %lld tile_rows %lld: byte %zu of %zu differs "
+                 "(%02x, expected %02x) in %s",
+                 isa, how, shift, (long long)threads, (long long)tile_rows, k, out_bytes, out[k],
+                 expected[k], text);
     }
 }
 
@@ -122,28 +150,24 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
         assert_true(ndpad_stream_tiles_run > tiles_before);
         char text[4096], line[256];
         ndpad_plan_describe(plan, text, sizeof(text));
-        snprintf(line, sizeof(line), "output stream: %s\n", plan->stream->kernel_name);
+        snprintf(line, sizeof(line), "output stream: %s", plan->stream->kernel_name);
         if (strstr(text, line) == NULL) fail_msg("describe does not name %s:\n%s", line, text);
     }
-    ndpad_plan_destroy(plan);
-
-    for (size_t k = 0; k < GUARD + shift; k++)
-        if (alloc[k] != SENTINEL)
-            fail_msg("isa %d: byte %zu before the output written", isa, GUARD + shift - k);
-    for (size_t k = GUARD + shift + out_bytes; k < span; k++)
-        if (alloc[k] != SENTINEL)
-            fail_msg("isa %d: byte %zu after the output written", isa,
-                     k - GUARD - shift - out_bytes);
-    if (memcmp(out, expected, out_bytes) != 0) {
-        char text[512];
-        ndpad_ref_format_problem(text, sizeof(text), p);
-        size_t k = 0;
-        while (out[k] == expected[k]) k++;
-        fail_msg("isa %d shift %zu threads %lld tile_rows %lld: byte %zu of %zu differs "
-                 "(%02x, expected %02x) in %s",
-                 isa, shift, (long long)threads, (long long)tile_rows, k, out_bytes, out[k],
-                 expected[k], text);
+    verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows, "");
+    /* The same plan with its rows listed per tile by the odometer instead of its list (a
+     * one-shot plan from the cache runs so). */
+    if (plan->stream != NULL && plan->stream->row_list != NULL) {
+        listed_plans++;
+        ndpad_stream *stream = (ndpad_stream *)plan->stream;
+        const int64_t *list = stream->row_list;
+        stream->row_list = NULL;
+        memset(alloc, SENTINEL, span);
+        assert_int_equal(ndpad_execute(plan, in.data, out), NDPAD_OK);
+        stream->row_list = list;
+        verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows,
+               " (rows listed per tile)");
     }
+    ndpad_plan_destroy(plan);
     free(alloc);
     free(expected);
     munmap(in.map, in.map_bytes);
@@ -312,6 +336,11 @@ static void test_every_stream_kernel_ran(void **state)
         print_message("%s: %lld plans\n", e->name, (long long)kernel_plans[k]);
         if (kernel_plans[k] == 0) fail_msg("%s never ran", e->name);
     }
+    /* both ways of listing the rows ran */
+    print_message("plans holding their row list: %lld of %lld with a stream\n",
+                  (long long)listed_plans, (long long)stream_plans);
+    assert_true(listed_plans > 0);
+    assert_true(listed_plans < stream_plans);
     /* both ways of assembling the seams of rows that read the input ran */
     if (isa_available(NDPAD_ISA_AVX512_VBMI)) {
         print_message("BLOCKS plans: %lld with a seam table (%lld with far borders), %lld "

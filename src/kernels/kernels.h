@@ -22,12 +22,21 @@ typedef void (*ndpad_fill_fn)(void *restrict dst, const void *restrict src, int6
 typedef void (*ndpad_copy_fn)(void *restrict dst, const void *restrict src, size_t bytes);
 
 /* Output-stream kernels (stream-plan.h has the description they read): write `count`
- * consecutive output rows starting at `out` (a row start); rows[k] is the first byte of the
- * source row of output row k, or NULL for a row of pad value (CONSTANT). `nontemporal`:
- * streaming stores where the kernel has them (a hint). */
+ * consecutive output rows starting at `out` (a row start); the source row of output row k
+ * starts at in + rows[k], or rows[k] is NDPAD_STREAM_PAD_ROW for a row of pad value
+ * (CONSTANT). Offsets, not pointers, so that a plan can hold its rows' list once for every
+ * input. `nontemporal`: streaming stores where the kernel has them (a hint). */
 typedef struct ndpad_stream ndpad_stream;
-typedef void (*ndpad_stream_fn)(const ndpad_stream *stream, const char *const *rows, int64_t count,
-                                char *out, bool nontemporal);
+typedef void (*ndpad_stream_fn)(const ndpad_stream *stream, const char *in, const int64_t *rows,
+                                int64_t count, char *out, bool nontemporal);
+
+#define NDPAD_STREAM_PAD_ROW INT64_MIN
+
+/* The source row of output row k of a list, or NULL for a row of pad value. */
+static inline const char *ndpad_stream_source(const char *in, const int64_t *rows, int64_t k)
+{
+    return rows[k] == NDPAD_STREAM_PAD_ROW ? NULL : in + rows[k];
+}
 
 /* What a stream kernel does. ROWS: row after row in one call, every mode and element size
  * (borders from the per-element source list); the scalar level always has one. BLOCKS:
@@ -79,7 +88,7 @@ typedef struct ndpad_kernels {
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
 #define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
 #define NDPAD_STREAM(isa, kind, function)                                                          \
-    NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *const *rows,              \
+    NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *in, const int64_t *rows,  \
                                  int64_t count, char *out, bool nontemporal);
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER

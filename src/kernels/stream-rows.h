@@ -77,10 +77,9 @@ move_elements(char *d, const char *src, const int64_t *source, int64_t count, si
 
 /* The rows, with `es` a constant where the caller passes one (the moves become single
  * loads and stores) or the stream's element size. */
-static inline __attribute__((always_inline)) void stream_rows_body(const ndpad_stream *st,
-                                                                   const char *const *rows,
-                                                                   int64_t count, char *out,
-                                                                   size_t es)
+static inline __attribute__((always_inline)) void
+stream_rows_body(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
+                 char *out, size_t es)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     const int64_t right = row_bytes - end_in, src_interior = st->src_interior;
@@ -96,7 +95,7 @@ static inline __attribute__((always_inline)) void stream_rows_body(const ndpad_s
     const bool short_borders = left <= CHUNK && right <= CHUNK;
     const char *const end = out + count * row_bytes;
     for (int64_t k = 0; k < count; k++, out += row_bytes) {
-        const char *src = rows[k];
+        const char *src = ndpad_stream_source(in, rows, k);
         if (src == NULL) {
             fill_pattern(out, pattern, row_bytes);
             continue;
@@ -121,17 +120,17 @@ static inline __attribute__((always_inline)) void stream_rows_body(const ndpad_s
 
 /* The kernel `name`: the body instantiated for the five fast element sizes and any other. */
 #define NDPAD_DEFINE_STREAM_ROWS(name)                                                             \
-    void name(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,           \
-              bool nontemporal)                                                                    \
+    void name(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,          \
+              char *out, bool nontemporal)                                                         \
     {                                                                                              \
         (void)nontemporal; /* rows this short stay in the cache */                                 \
         switch (st->elem_size) {                                                                   \
-        case 1: stream_rows_body(st, rows, count, out, 1); break;                                  \
-        case 2: stream_rows_body(st, rows, count, out, 2); break;                                  \
-        case 4: stream_rows_body(st, rows, count, out, 4); break;                                  \
-        case 8: stream_rows_body(st, rows, count, out, 8); break;                                  \
-        case 16: stream_rows_body(st, rows, count, out, 16); break;                                \
-        default: stream_rows_body(st, rows, count, out, (size_t)st->elem_size); break;             \
+        case 1: stream_rows_body(st, in, rows, count, out, 1); break;                              \
+        case 2: stream_rows_body(st, in, rows, count, out, 2); break;                              \
+        case 4: stream_rows_body(st, in, rows, count, out, 4); break;                              \
+        case 8: stream_rows_body(st, in, rows, count, out, 8); break;                              \
+        case 16: stream_rows_body(st, in, rows, count, out, 16); break;                            \
+        default: stream_rows_body(st, in, rows, count, out, (size_t)st->elem_size); break;         \
         }                                                                                          \
     }
 

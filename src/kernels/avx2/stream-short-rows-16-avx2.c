@@ -8,7 +8,7 @@
 
 #include "stream-plan.h"
 
-void ndpad_stream_short_rows_16__avx2(const ndpad_stream *st, const char *const *rows,
+void ndpad_stream_short_rows_16__avx2(const ndpad_stream *st, const char *in, const int64_t *rows,
                                       int64_t count, char *out, bool nontemporal)
 {
     (void)nontemporal; /* rows this short stay in the cache */
@@ -24,7 +24,7 @@ void ndpad_stream_short_rows_16__avx2(const ndpad_stream *st, const char *const 
     const int64_t row_bytes = st->row_bytes, window = st->short_window;
     const char *const end = out + count * row_bytes;
     for (int64_t k = 0; k < count; k++, out += row_bytes) {
-        const char *src = rows[k];
+        const char *src = ndpad_stream_source(in, rows, k);
         __m128i v = pad;
         if (src != NULL) {
             const __m128i w =

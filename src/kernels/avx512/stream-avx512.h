@@ -88,16 +88,17 @@ copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
  * 800 KB borders, 1 thread: 700 -> 330 us, 1.1 -> 0.58 of a memcpy). Returns the block
  * after them (`block` itself when the pad ends inside it). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) char *
-pad_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, int64_t i,
-           char *block, const char *stop, __m512i pad, bool nontemporal)
+pad_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
+           int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
 {
+    (void)in; /* pad rows are a mark in the list */
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes;
     const char *row_start = out + i * row_bytes, *pad_end;
-    if (rows[i] != NULL && block - row_start < left) {
+    if (rows[i] != NDPAD_STREAM_PAD_ROW && block - row_start < left) {
         pad_end = row_start + left;
     } else {
         int64_t j = i + 1;
-        while (j < count && rows[j] == NULL) j++;
+        while (j < count && rows[j] == NDPAD_STREAM_PAD_ROW) j++;
         pad_end = j < count ? out + j * row_bytes + left : out + count * row_bytes;
     }
     pad_end = pad_end < stop ? pad_end : stop;
@@ -108,10 +109,10 @@ pad_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char 
 /* pad_blocks() out of line, for the block loop below: the rare path, inlined, took
  * registers the common one needed. */
 static __attribute__((noinline, target(STREAM_TARGET))) char *
-pad_blocks_call(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
-                int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
+pad_blocks_call(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
+                char *out, int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
 {
-    return pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
+    return pad_blocks(st, in, rows, count, out, i, block, stop, pad, nontemporal);
 }
 #endif
 
@@ -119,8 +120,8 @@ pad_blocks_call(const ndpad_stream *st, const char *const *rows, int64_t count, 
  * `out`, block by block. Without STREAM_BORDERS (CONSTANT) the borders are the pad pattern
  * a block starts from. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *block,
-            const char *stop, __m512i pad, bool nontemporal)
+walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
+            char *block, const char *stop, __m512i pad, bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     char *const end = out + count * row_bytes;
@@ -130,15 +131,15 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
     while (block < stop) {
         while (row_start + row_bytes <= block) i++, row_start += row_bytes;
         int64_t p = block - row_start;
-        if (p >= left && p + BLOCK <= end_in && rows[i] != NULL && block >= out) {
+        if (p >= left && p + BLOCK <= end_in && rows[i] != NDPAD_STREAM_PAD_ROW && block >= out) {
             /* Whole blocks inside row i's interior: a copy loop. */
-            block = copy_blocks(block, rows[i] + st->src_interior + (p - left),
+            block = copy_blocks(block, in + rows[i] + st->src_interior + (p - left),
                                 (end_in - p) / BLOCK, nontemporal);
             continue;
         }
 #if !STREAM_BORDERS
-        if (block >= out && (rows[i] == NULL || p >= end_in || p < left)) {
-            char *after = pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
+        if (block >= out && (rows[i] == NDPAD_STREAM_PAD_ROW || p >= end_in || p < left)) {
+            char *after = pad_blocks(st, in, rows, count, out, i, block, stop, pad, nontemporal);
             if (after != block) {
                 block = after;
                 continue;
@@ -146,14 +147,14 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
         }
 #endif
         if (p >= left && p + BLOCK > row_bytes && p + BLOCK - row_bytes <= end_in &&
-            i + 1 < count && rows[i] != NULL && rows[i + 1] != NULL && block >= out &&
-            block + BLOCK <= end) {
+            i + 1 < count && rows[i] != NDPAD_STREAM_PAD_ROW &&
+            rows[i + 1] != NDPAD_STREAM_PAD_ROW && block >= out && block + BLOCK <= end) {
             /* The seam of two rows, the block every row of a few hundred bytes has: the end
              * of row i (its interior's tail, its right border) and the start of row i + 1
              * (its left border, its interior's head), nothing else. Straight-line code
              * (volume case 74 -> 62 us, 1.58 -> 1.38 of memcpy): the loop below serves every
              * other block. */
-            const char *a = rows[i], *b = rows[i + 1];
+            const char *a = in + rows[i], *b = in + rows[i + 1];
             const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
             const uint64_t tail = lanes(0, end_in - p), head = lanes(left - q, BLOCK);
             __m512i v =
@@ -176,7 +177,7 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
         __m512i v = pad;
         const char *rs = row_start;
         for (int64_t j = i; j < count && rs < block + BLOCK; j++, rs += row_bytes, p -= row_bytes) {
-            const char *src = rows[j];
+            const char *src = ndpad_stream_source(in, rows, j);
             if (src == NULL) continue; /* a pad row: the pattern is already there */
             const uint64_t m = lanes(left - p, end_in - p);
             if (m != 0) v = _mm512_mask_loadu_epi8(v, m, src + st->src_interior + (p - left));
@@ -207,12 +208,18 @@ walk_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char
  * has one, and runs a row's interior blocks in a copy loop (5d reflect, 264-byte rows, the
  * kernel alone: 127 -> 118 us, a memcpy of its output 114; volume, 528 bytes: 48 -> 46). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *block, int64_t blocks,
-            bool nontemporal, bool far)
+seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *out, char *block,
+            int64_t blocks, bool nontemporal, bool far)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
-    const int64_t copy_from = st->src_interior - left, ends = st->seam_ends;
-    const int64_t tail_window = st->tail_window, head_window = st->head_window;
+    const int64_t ends = st->seam_ends;
+    /* The input plus each place a row is read from: a row's offset then indexes each, as a
+     * list of pointers did. Opaque to the compiler, which otherwise folds them back into
+     * `in` plus constants, spilled and added per use (conv reflect, streaming stores, the
+     * kernel alone: 5% slower than with pointers). */
+    const char *copy_base = in + (st->src_interior - left);
+    const char *tail_base = in + st->tail_window, *head_base = in + st->head_window;
+    if (!far) __asm__("" : "+r"(copy_base), "+r"(tail_base), "+r"(head_base));
     const uint8_t *const seam_index = st->seam_index, *const far_index = st->seam_far_index;
     const uint64_t *const far_mask = st->seam_far_mask;
     const char *const stop = block + blocks * BLOCK;
@@ -224,21 +231,22 @@ seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *bl
         if (p >= left && p + BLOCK <= end_in) {
             /* the row's whole blocks from here, up to the batch's last */
             const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
-            block = copy_blocks(block, rows[i] + copy_from + p,
+            block = copy_blocks(block, copy_base + rows[i] + p,
                                 n < left_in_batch ? n : left_in_batch, nontemporal);
             continue;
         }
         /* a block from the left border lies inside its row (stream-plan.c, seam_map) */
         const int64_t e = p >= left ? row_bytes - 1 - p : ends + p;
-        const char *this_row = rows[i], *next_row = rows[i + (p + BLOCK > row_bytes)];
-        const __m512i tail = _mm512_loadu_si512((const void *)(this_row + tail_window));
-        const __m512i head = _mm512_loadu_si512((const void *)(next_row + head_window));
+        /* no pad rows: the modes with a seam table read the input on every row */
+        const int64_t this_row = rows[i], next_row = rows[i + (p + BLOCK > row_bytes)];
+        const __m512i tail = _mm512_loadu_si512((const void *)(tail_base + this_row));
+        const __m512i head = _mm512_loadu_si512((const void *)(head_base + next_row));
         const __m512i idx = _mm512_load_si512((const void *)(seam_index + e * BLOCK));
         __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
         if (far && far_mask[e] != 0) {
             const __m512i far_idx = _mm512_load_si512((const void *)(far_index + e * BLOCK));
-            const __m512i this_head = _mm512_loadu_si512((const void *)(this_row + head_window));
-            const __m512i next_tail = _mm512_loadu_si512((const void *)(next_row + tail_window));
+            const __m512i this_head = _mm512_loadu_si512((const void *)(head_base + this_row));
+            const __m512i next_tail = _mm512_loadu_si512((const void *)(tail_base + next_row));
             v = _mm512_mask_blend_epi8(far_mask[e], v,
                                        _mm512_permutex2var_epi8(this_head, far_idx, next_tail));
         }
@@ -251,11 +259,12 @@ seam_blocks(const ndpad_stream *st, const char *const *rows, char *out, char *bl
  * registers (a first version inlined into the walk spilled them). */
 #define SEAM_BLOCKS_INSTANCE(name, nontemporal, far)                                               \
     static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
-                                                                      const char *const *rows,     \
+                                                                      const char *in,              \
+                                                                      const int64_t *rows,         \
                                                                       char *out, char *block,      \
                                                                       int64_t blocks)              \
     {                                                                                              \
-        seam_blocks(st, rows, out, block, blocks, nontemporal, far);                               \
+        seam_blocks(st, in, rows, out, block, blocks, nontemporal, far);                           \
     }
 SEAM_BLOCKS_INSTANCE(seam_blocks_cached, false, false)
 SEAM_BLOCKS_INSTANCE(seam_blocks_cached_far, false, true)
@@ -271,11 +280,13 @@ SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true)
  * decides the same per block after more tests (fp16 1x64x256x256, 516-byte rows, 2 threads,
  * the kernel alone: 119 -> 111 us, a memcpy of its output 102). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-constant_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
-                char *block, int64_t blocks, __m512i pad, bool nontemporal)
+constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
+                char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
-    const int64_t copy_from = st->src_interior - left;
+    /* rows' offsets index this, as in seam_blocks */
+    const char *copy_base = in + (st->src_interior - left);
+    __asm__("" : "+r"(copy_base));
     const char *const stop = block + blocks * BLOCK;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     const char *row_start = out + i * row_bytes;
@@ -283,15 +294,17 @@ constant_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, 
         /* a copy run or a seam block ends at most one row on (rows >= 64 B) */
         if (row_start + row_bytes <= block) i++, row_start += row_bytes;
         const int64_t p = block - row_start;
-        const char *const this_row = rows[i];
-        if (this_row != NULL && p >= left && p + BLOCK <= end_in) {
+        const int64_t this_row = rows[i];
+        const bool this_in = this_row != NDPAD_STREAM_PAD_ROW;
+        if (this_in && p >= left && p + BLOCK <= end_in) {
             const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
-            block = copy_blocks(block, this_row + copy_from + p,
+            block = copy_blocks(block, copy_base + this_row + p,
                                 n < left_in_batch ? n : left_in_batch, nontemporal);
             continue;
         }
-        if (__builtin_expect(this_row == NULL || p >= end_in || p < left, 0)) {
-            char *after = pad_blocks_call(st, rows, count, out, i, block, stop, pad, nontemporal);
+        if (__builtin_expect(!this_in || p >= end_in || p < left, 0)) {
+            char *after =
+                pad_blocks_call(st, in, rows, count, out, i, block, stop, pad, nontemporal);
             if (after != block) {
                 block = after; /* maybe many pad rows on: all but the last row step here */
                 while (row_start + 2 * row_bytes <= block) i++, row_start += row_bytes;
@@ -299,16 +312,17 @@ constant_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, 
             }
         }
         /* rows >= 64 bytes: the block meets rows i and i + 1 at most */
-        const char *const next_row = p + BLOCK > row_bytes ? rows[i + 1] : NULL;
+        const int64_t next_row = p + BLOCK > row_bytes ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
+        const bool next_in = next_row != NDPAD_STREAM_PAD_ROW;
         const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
-        const uint64_t tail = this_row != NULL ? lanes(left - p, end_in - p) : 0;
-        const uint64_t head = next_row != NULL ? lanes(left - q, end_in - q) : 0;
+        const uint64_t tail = this_in ? lanes(left - p, end_in - p) : 0;
+        const uint64_t head = next_in ? lanes(left - q, end_in - q) : 0;
         /* A load with no lanes still reads at an address in a source row the loop is
          * reading anyway: one near address 0 takes a fault-suppression assist of hundreds
          * of cycles (fp16 ran at half speed), and one at the pad pattern, which spans two
          * lines, cost conv's 1032-byte rows 20%. */
-        const char *const tail_src = this_row != NULL ? this_row + copy_from + p : next_row;
-        const char *const head_src = next_row != NULL ? next_row + copy_from + q : tail_src;
+        const char *const tail_src = this_in ? copy_base + this_row + p : in + next_row;
+        const char *const head_src = next_in ? copy_base + next_row + q : tail_src;
         __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail_src);
         v = _mm512_mask_loadu_epi8(v, head, head_src);
         put(block, v, nontemporal);
@@ -319,12 +333,13 @@ constant_blocks(const ndpad_stream *st, const char *const *rows, int64_t count, 
 /* Out of line, one instance per kind of store (see SEAM_BLOCKS_INSTANCE). */
 #define CONSTANT_BLOCKS_INSTANCE(name, nontemporal)                                                \
     static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
-                                                                      const char *const *rows,     \
+                                                                      const char *in,              \
+                                                                      const int64_t *rows,         \
                                                                       int64_t count, char *out,    \
                                                                       char *block, int64_t blocks, \
                                                                       __m512i pad)                 \
     {                                                                                              \
-        constant_blocks(st, rows, count, out, block, blocks, pad, nontemporal);                    \
+        constant_blocks(st, in, rows, count, out, block, blocks, pad, nontemporal);                \
     }
 CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, false)
 CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, true)
@@ -340,15 +355,15 @@ static inline bool has_block_loop(const ndpad_stream *st)
 }
 
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-block_loop(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *first,
-           int64_t blocks, __m512i pad, bool nontemporal)
+block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
+           char *first, int64_t blocks, __m512i pad, bool nontemporal)
 {
     (void)count, (void)pad;
     const bool far = st->seam_far_index != NULL;
     if (nontemporal)
-        (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, rows, out, first, blocks);
+        (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, in, rows, out, first, blocks);
     else
-        (far ? seam_blocks_cached_far : seam_blocks_cached)(st, rows, out, first, blocks);
+        (far ? seam_blocks_cached_far : seam_blocks_cached)(st, in, rows, out, first, blocks);
 }
 #else
 static inline bool has_block_loop(const ndpad_stream *st)
@@ -357,18 +372,18 @@ static inline bool has_block_loop(const ndpad_stream *st)
 }
 
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-block_loop(const ndpad_stream *st, const char *const *rows, int64_t count, char *out, char *first,
-           int64_t blocks, __m512i pad, bool nontemporal)
+block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
+           char *first, int64_t blocks, __m512i pad, bool nontemporal)
 {
-    (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, rows, count, out, first,
-                                                                       blocks, pad);
+    (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, in, rows, count, out,
+                                                                       first, blocks, pad);
 }
 #endif
 
 /* The batch: every store a whole aligned block but a partial one at either end; streaming
  * stores fenced once at its end. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
-stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char *out,
+stream_rows(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
             bool nontemporal)
 {
     char *const end = out + count * st->row_bytes;
@@ -382,11 +397,11 @@ stream_rows(const ndpad_stream *st, const char *const *rows, int64_t count, char
     if (has_block_loop(st) && end > first) {
         /* the whole blocks by the block loop, a partial one at either end by the walk */
         const int64_t blocks = (end - first) / BLOCK;
-        walk_blocks(st, rows, count, out, block, first, pad, nontemporal);
-        block_loop(st, rows, count, out, first, blocks, pad, nontemporal);
+        walk_blocks(st, in, rows, count, out, block, first, pad, nontemporal);
+        block_loop(st, in, rows, count, out, first, blocks, pad, nontemporal);
         block = first + blocks * BLOCK;
     }
-    walk_blocks(st, rows, count, out, block, end, pad, nontemporal);
+    walk_blocks(st, in, rows, count, out, block, end, pad, nontemporal);
     if (nontemporal) _mm_sfence();
 }
 

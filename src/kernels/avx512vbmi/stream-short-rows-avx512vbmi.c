@@ -7,8 +7,9 @@
 
 #include "stream-plan.h"
 
-void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *const *rows,
-                                         int64_t count, char *out, bool nontemporal)
+void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *in,
+                                         const int64_t *rows, int64_t count, char *out,
+                                         bool nontemporal)
 {
     (void)nontemporal; /* rows this short stay in the cache */
     const __m512i map = _mm512_loadu_si512((const void *)st->short_map);
@@ -19,7 +20,7 @@ void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *con
         row_bytes >= NDPAD_STREAM_BLOCK ? ~(uint64_t)0 : ((uint64_t)1 << row_bytes) - 1);
     const char *const end = out + count * row_bytes;
     for (int64_t k = 0; k < count; k++, out += row_bytes) {
-        const char *src = rows[k];
+        const char *src = ndpad_stream_source(in, rows, k);
         __m512i v = pad;
         if (src != NULL) {
             const __m512i w = _mm512_maskz_loadu_epi8(window_mask, src + window);
