@@ -438,7 +438,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
     const size_t list_at = (table_bytes + 7) & ~(size_t)7;
     const bool row_list = plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
-                          row_bytes >= 16 * (int64_t)sizeof(int64_t);
+                          row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES &&
+                          row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
     const size_t bytes = row_list ? list_at + (size_t)plan->rows * sizeof(int64_t) : table_bytes;
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
