@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "copy-choice.h"
+#include "stream-plan.h"
 #include "tile-choice.h"
 #include "timing.h"
 #include "topology.h"
@@ -51,9 +52,10 @@ bool ndpad_scratch_alloc_capped(const ndpad_plan *plan, ndpad_scratch *s, int64_
     s->plan = *plan;
     const int64_t es = (int64_t)plan->elem_size;
     int64_t in_size = es, out_size = es;
-    bool fits = true;
+    bool fits = true, restrided = false;
     for (int32_t k = plan->ndim - 1; k >= 0; k--) {
         ndpad_dim *a = &s->plan.dim[k];
+        restrided = restrided || a->in_stride != in_size;
         a->in_stride = in_size;
         a->out_stride = out_size;
         const int64_t d = a->d > 0 ? a->d : 1, n = a->n > 0 ? a->n : 1;
@@ -68,6 +70,15 @@ bool ndpad_scratch_alloc_capped(const ndpad_plan *plan, ndpad_scratch *s, int64_
     if (s->in_block == NULL || s->out_block == NULL) {
         ndpad_scratch_free(s);
         return false;
+    }
+    /* The plan's row list holds offsets for its own strides (a crop's input rows are
+     * longer than the dense buffer's): the dense plan gets a stream of its own. */
+    if (restrided && plan->reads_input && plan->stream != NULL && plan->stream->row_list != NULL) {
+        if (ndpad_stream_plan(&s->plan, &s->stream, "ndpad_tune") != NDPAD_OK) {
+            ndpad_scratch_free(s);
+            return false;
+        }
+        s->plan.stream = s->stream;
     }
     memset(s->in_block, 1, (size_t)in_size + 64);
     memset(s->out_block, 0, (size_t)out_size + 64);
@@ -85,7 +96,9 @@ void ndpad_scratch_free(ndpad_scratch *s)
 {
     ndpad_free(s->in_block);
     ndpad_free(s->out_block);
+    ndpad_stream_destroy(s->stream);
     s->in_block = s->out_block = NULL;
+    s->stream = NULL;
 }
 
 #define STAGE_RUNS 15 /* timed runs of one variant per pass, at most */

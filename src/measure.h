@@ -36,6 +36,9 @@ typedef struct ndpad_scratch {
     int64_t bytes_moved;  /* output bytes + input bytes copied, per execution        */
     int64_t bytes_needed; /* the buffers' size (INT64_MAX when it overflows)        */
     bool in_place;        /* runs pad in place (CONSTANT: only the gaps are written) */
+    /* plan.stream when the dense strides differ from the plan's and its stream holds a
+     * row list (offsets for the plan's own strides): one made for the dense plan */
+    ndpad_stream *stream;
 } ndpad_scratch;
 
 /* False when the buffers would exceed NDPAD_SCRATCH_CAP or there is no memory. */
