@@ -45,14 +45,16 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
             : plan->mode == NDPAD_CONSTANT           ? "pad-value rows"
                                                      : "source rows mapped by the mode");
     }
-    if (plan->stream != NULL && !ndpad_stream_takes(plan))
-        put(&t, "output stream: not taken (the tiles ask for the row executor)\n");
-    else if (plan->stream != NULL && plan->stream->row_list != NULL)
-        put(&t, "output stream: %s, the rows' source offsets held by the plan (%lld KiB)\n",
-            plan->stream->kernel_name, (long long)((plan->rows * 8 + 1023) / 1024));
-    else if (plan->stream != NULL)
-        put(&t, "output stream: %s, the rows' source offsets listed per tile\n",
-            plan->stream->kernel_name);
+    if (plan->stream != NULL) {
+        const char *const kernel = plan->stream->kernel_name;
+        if (!ndpad_stream_takes(plan))
+            put(&t, "output stream: not taken (the tiles ask for the row executor)\n");
+        else if (plan->stream->row_list != NULL)
+            put(&t, "output stream: %s, the rows' source offsets held by the plan (%lld KiB)\n",
+                kernel, (long long)((plan->rows * (int64_t)sizeof(int64_t) + 1023) / 1024));
+        else
+            put(&t, "output stream: %s, the rows' source offsets listed per tile\n", kernel);
+    }
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,

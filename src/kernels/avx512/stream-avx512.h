@@ -88,10 +88,9 @@ copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
  * 800 KB borders, 1 thread: 700 -> 330 us, 1.1 -> 0.58 of a memcpy). Returns the block
  * after them (`block` itself when the pad ends inside it). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) char *
-pad_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
-           int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
+pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out, int64_t i,
+           char *block, const char *stop, __m512i pad, bool nontemporal)
 {
-    (void)in; /* pad rows are a mark in the list */
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes;
     const char *row_start = out + i * row_bytes, *pad_end;
     if (rows[i] != NDPAD_STREAM_PAD_ROW && block - row_start < left) {
@@ -109,10 +108,10 @@ pad_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t 
 /* pad_blocks() out of line, for the block loop below: the rare path, inlined, took
  * registers the common one needed. */
 static __attribute__((noinline, target(STREAM_TARGET))) char *
-pad_blocks_call(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
-                char *out, int64_t i, char *block, const char *stop, __m512i pad, bool nontemporal)
+pad_blocks_call(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out, int64_t i,
+                char *block, const char *stop, __m512i pad, bool nontemporal)
 {
-    return pad_blocks(st, in, rows, count, out, i, block, stop, pad, nontemporal);
+    return pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
 }
 #endif
 
@@ -139,7 +138,7 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
         }
 #if !STREAM_BORDERS
         if (block >= out && (rows[i] == NDPAD_STREAM_PAD_ROW || p >= end_in || p < left)) {
-            char *after = pad_blocks(st, in, rows, count, out, i, block, stop, pad, nontemporal);
+            char *after = pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
             if (after != block) {
                 block = after;
                 continue;
@@ -216,7 +215,8 @@ seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *o
     /* The input plus each place a row is read from: a row's offset then indexes each, as a
      * list of pointers did. Opaque to the compiler, which otherwise folds them back into
      * `in` plus constants, spilled and added per use (conv reflect, streaming stores, the
-     * kernel alone: 5% slower than with pointers). */
+     * kernel alone: 5% slower than with pointers). Not in wrap's loop, which has two more
+     * loads per seam: there the barrier itself cost 25% (conv wrap, the kernel alone). */
     const char *copy_base = in + (st->src_interior - left);
     const char *tail_base = in + st->tail_window, *head_base = in + st->head_window;
     if (!far) __asm__("" : "+r"(copy_base), "+r"(tail_base), "+r"(head_base));
@@ -303,8 +303,7 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
             continue;
         }
         if (__builtin_expect(!this_in || p >= end_in || p < left, 0)) {
-            char *after =
-                pad_blocks_call(st, in, rows, count, out, i, block, stop, pad, nontemporal);
+            char *after = pad_blocks_call(st, rows, count, out, i, block, stop, pad, nontemporal);
             if (after != block) {
                 block = after; /* maybe many pad rows on: all but the last row step here */
                 while (row_start + 2 * row_bytes <= block) i++, row_start += row_bytes;
