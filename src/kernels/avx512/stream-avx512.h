@@ -105,14 +105,6 @@ pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out
     return block;
 }
 
-/* pad_blocks() out of line, for the block loop below: the rare path, inlined, took
- * registers the common one needed. */
-static __attribute__((noinline, target(STREAM_TARGET))) char *
-pad_blocks_call(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out, int64_t i,
-                char *block, const char *stop, __m512i pad, bool nontemporal)
-{
-    return pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
-}
 #endif
 
 /* The blocks from `block` (64-byte aligned) up to `stop` of the batch of `count` rows at
@@ -274,58 +266,125 @@ SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true)
 #endif
 
 #if !STREAM_BORDERS
+/* What constant_other() needs besides the block: in one place, so that the loop calling it
+ * keeps only the address of this in a register, not seven values. */
+typedef struct constant_batch {
+    const ndpad_stream *st;
+    const char *in;
+    const int64_t *rows;
+    int64_t count;
+    char *out;
+    const char *stop;
+    __m512i pad;
+    bool nontemporal;
+} constant_batch;
+
+/* CONSTANT, rows of 64 bytes or more: the block at `block` of row i (starting at output
+ * byte `row_start`) that is neither a copy from inside its row nor the common seam of
+ * constant_blocks(): a run of pad, or a block meeting a pad row or a wide border, assembled
+ * from masked loads over the pad pattern. Returns the block after what it wrote. Out of
+ * line: the common loop keeps its values in registers. */
+static __attribute__((noinline, target(STREAM_TARGET))) char *
+constant_other(const constant_batch *b, int64_t i, const char *row_start, char *block)
+{
+    const ndpad_stream *st = b->st;
+    const int64_t *rows = b->rows;
+    const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
+    const char *copy_base = b->in + (st->src_interior - left);
+    const int64_t p = block - row_start;
+    const int64_t this_row = rows[i];
+    const bool this_in = this_row != NDPAD_STREAM_PAD_ROW;
+    if (!this_in || p >= end_in || p < left) {
+        char *after =
+            pad_blocks(st, rows, b->count, b->out, i, block, b->stop, b->pad, b->nontemporal);
+        if (after != block) return after;
+    }
+    /* rows >= 64 bytes: the block meets rows i and i + 1 at most */
+    const int64_t next_row = p + BLOCK > row_bytes ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
+    const bool next_in = next_row != NDPAD_STREAM_PAD_ROW;
+    const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
+    const uint64_t tail = this_in ? lanes(left - p, end_in - p) : 0;
+    const uint64_t head = next_in ? lanes(left - q, end_in - q) : 0;
+    /* A load with no lanes still reads at an address in a source row the loop is
+     * reading anyway: one near address 0 takes a fault-suppression assist of hundreds
+     * of cycles (fp16 ran at half speed), and one at the pad pattern, which spans two
+     * lines, cost conv's 1032-byte rows 20%. */
+    const char *const tail_src = this_in ? copy_base + this_row + p : b->in + next_row;
+    const char *const head_src = next_in ? copy_base + next_row + q : tail_src;
+    __m512i v = _mm512_mask_loadu_epi8(b->pad, tail, tail_src);
+    v = _mm512_mask_loadu_epi8(v, head, head_src);
+    put(block, v, b->nontemporal);
+    return block + BLOCK;
+}
+
 /* CONSTANT, rows of 64 bytes or more: `blocks` whole blocks of the batch from `block` on,
- * each a copy from inside its row, a run of pad, or the seam of two rows (the tail of row
- * i's interior and the head of row i + 1's, masked loads over the pad pattern). The walk
- * decides the same per block after more tests (fp16 1x64x256x256, 516-byte rows, 2 threads,
- * the kernel alone: 119 -> 111 us, a memcpy of its output 102). */
+ * each a copy from inside its row; the end of an input row (its interior's tail, pad, and
+ * the next input row's head where the block reaches it) or the start of one (pad, then its
+ * interior's head): one or two masked loads over the pad pattern, each mask one shift; or
+ * (constant_other) a run of pad or a block of another shape. The walk decides the same per
+ * block after more tests (fp16 1x64x256x256, 516-byte rows, 2 threads, the kernel alone:
+ * 119 -> 111 us, a memcpy of its output 102). Masks from lanes() and the rare paths inline
+ * cost a tenth more again (fp16, 1 MB of output, the kernel alone: 1.13 -> 1.04 of a
+ * memcpy; the benchmark's fp16 at 2 threads, back to back: 1.12 -> 1.03). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
                 char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
+    const char *const stop = block + blocks * BLOCK;
+    const constant_batch batch = {st, in, rows, count, out, stop, pad, nontemporal};
     /* rows' offsets index this, as in seam_blocks */
     const char *copy_base = in + (st->src_interior - left);
     __asm__("" : "+r"(copy_base));
-    const char *const stop = block + blocks * BLOCK;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
+    const int64_t *row = rows + i;
     const char *row_start = out + i * row_bytes;
     while (block < stop) {
         /* a copy run or a seam block ends at most one row on (rows >= 64 B) */
-        if (row_start + row_bytes <= block) i++, row_start += row_bytes;
+        if (row_start + row_bytes <= block) row++, row_start += row_bytes;
         const int64_t p = block - row_start;
-        const int64_t this_row = rows[i];
-        const bool this_in = this_row != NDPAD_STREAM_PAD_ROW;
-        if (this_in && p >= left && p + BLOCK <= end_in) {
-            const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
-            block = copy_blocks(block, copy_base + this_row + p,
-                                n < left_in_batch ? n : left_in_batch, nontemporal);
-            continue;
-        }
-        if (__builtin_expect(!this_in || p >= end_in || p < left, 0)) {
-            char *after = pad_blocks_call(st, rows, count, out, i, block, stop, pad, nontemporal);
-            if (after != block) {
-                block = after; /* maybe many pad rows on: all but the last row step here */
-                while (row_start + 2 * row_bytes <= block) i++, row_start += row_bytes;
+        const int64_t this_row = row[0];
+        if (__builtin_expect(this_row != NDPAD_STREAM_PAD_ROW, 1)) {
+            const char *const src = copy_base + this_row + p;
+            if (p >= left) {
+                if (p + BLOCK <= end_in) {
+                    const int64_t n = (end_in - p) / BLOCK, left_in_batch = (stop - block) / BLOCK;
+                    block =
+                        copy_blocks(block, src, n < left_in_batch ? n : left_in_batch, nontemporal);
+                    continue;
+                }
+                /* The end of row i: its interior's lanes [0, end_in - p), if any, then pad,
+                 * then from lane `head` (if under 64) row i + 1's interior, which fills the
+                 * rest of the block when end_in >= 64. */
+                const int64_t head = row_bytes + left - p;
+                const uint64_t tail = p < end_in ? ((uint64_t)1 << (end_in - p)) - 1 : 0;
+                if (head >= BLOCK && tail != 0) {
+                    put(block, _mm512_mask_loadu_epi8(pad, tail, src), nontemporal);
+                    block += BLOCK;
+                    continue;
+                }
+                int64_t next_row; /* head < 64: the block ends in row i + 1, in the batch */
+                if (head < BLOCK && end_in >= BLOCK &&
+                    (next_row = row[1]) != NDPAD_STREAM_PAD_ROW) {
+                    const char *const next_src = copy_base + next_row + (p - row_bytes);
+                    /* a load with no lanes reads where the other one does (constant_other) */
+                    __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail != 0 ? src : next_src);
+                    v = _mm512_mask_loadu_epi8(v, ~(uint64_t)0 << head, next_src);
+                    put(block, v, nontemporal);
+                    block += BLOCK;
+                    continue;
+                }
+            } else if (left - p < BLOCK && p + BLOCK <= end_in) {
+                /* row i's left border, then its interior */
+                put(block, _mm512_mask_loadu_epi8(pad, ~(uint64_t)0 << (left - p), src),
+                    nontemporal);
+                block += BLOCK;
                 continue;
             }
         }
-        /* rows >= 64 bytes: the block meets rows i and i + 1 at most */
-        const int64_t next_row = p + BLOCK > row_bytes ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
-        const bool next_in = next_row != NDPAD_STREAM_PAD_ROW;
-        const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
-        const uint64_t tail = this_in ? lanes(left - p, end_in - p) : 0;
-        const uint64_t head = next_in ? lanes(left - q, end_in - q) : 0;
-        /* A load with no lanes still reads at an address in a source row the loop is
-         * reading anyway: one near address 0 takes a fault-suppression assist of hundreds
-         * of cycles (fp16 ran at half speed), and one at the pad pattern, which spans two
-         * lines, cost conv's 1032-byte rows 20%. */
-        const char *const tail_src = this_in ? copy_base + this_row + p : in + next_row;
-        const char *const head_src = next_in ? copy_base + next_row + q : tail_src;
-        __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail_src);
-        v = _mm512_mask_loadu_epi8(v, head, head_src);
-        put(block, v, nontemporal);
-        block += BLOCK;
+        block = constant_other(&batch, row - rows, row_start, block);
+        /* maybe many pad rows on: all but the last row step here */
+        while (row_start + 2 * row_bytes <= block) row++, row_start += row_bytes;
     }
 }
 
