@@ -280,40 +280,21 @@ typedef struct constant_batch {
 } constant_batch;
 
 /* CONSTANT, rows of 64 bytes or more: the block at `block` of row i (starting at output
- * byte `row_start`) that is neither a copy from inside its row nor the common seam of
- * constant_blocks(): a run of pad, or a block meeting a pad row or a wide border, assembled
- * from masked loads over the pad pattern. Returns the block after what it wrote. Out of
- * line: the common loop keeps its values in registers. */
+ * byte `row_start`) that is neither a copy from inside its row nor a seam of
+ * constant_blocks(): a run of pad, else (a block meeting a pad row or a wide border) the
+ * walk's assembly of one block. Returns the block after what it wrote. Out of line: the
+ * common loop keeps its values in registers. */
 static __attribute__((noinline, target(STREAM_TARGET))) char *
 constant_other(const constant_batch *b, int64_t i, const char *row_start, char *block)
 {
     const ndpad_stream *st = b->st;
-    const int64_t *rows = b->rows;
-    const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
-    const char *copy_base = b->in + (st->src_interior - left);
     const int64_t p = block - row_start;
-    const int64_t this_row = rows[i];
-    const bool this_in = this_row != NDPAD_STREAM_PAD_ROW;
-    if (!this_in || p >= end_in || p < left) {
+    if (b->rows[i] == NDPAD_STREAM_PAD_ROW || p >= st->interior_end || p < st->left_bytes) {
         char *after =
-            pad_blocks(st, rows, b->count, b->out, i, block, b->stop, b->pad, b->nontemporal);
+            pad_blocks(st, b->rows, b->count, b->out, i, block, b->stop, b->pad, b->nontemporal);
         if (after != block) return after;
     }
-    /* rows >= 64 bytes: the block meets rows i and i + 1 at most */
-    const int64_t next_row = p + BLOCK > row_bytes ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
-    const bool next_in = next_row != NDPAD_STREAM_PAD_ROW;
-    const int64_t q = p - row_bytes; /* row i + 1 starts at lane -q */
-    const uint64_t tail = this_in ? lanes(left - p, end_in - p) : 0;
-    const uint64_t head = next_in ? lanes(left - q, end_in - q) : 0;
-    /* A load with no lanes still reads at an address in a source row the loop is
-     * reading anyway: one near address 0 takes a fault-suppression assist of hundreds
-     * of cycles (fp16 ran at half speed), and one at the pad pattern, which spans two
-     * lines, cost conv's 1032-byte rows 20%. */
-    const char *const tail_src = this_in ? copy_base + this_row + p : b->in + next_row;
-    const char *const head_src = next_in ? copy_base + next_row + q : tail_src;
-    __m512i v = _mm512_mask_loadu_epi8(b->pad, tail, tail_src);
-    v = _mm512_mask_loadu_epi8(v, head, head_src);
-    put(block, v, b->nontemporal);
+    walk_blocks(st, b->in, b->rows, b->count, b->out, block, block + BLOCK, b->pad, b->nontemporal);
     return block + BLOCK;
 }
 
@@ -367,7 +348,10 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
                 if (head < BLOCK && end_in >= BLOCK &&
                     (next_row = row[1]) != NDPAD_STREAM_PAD_ROW) {
                     const char *const next_src = copy_base + next_row + (p - row_bytes);
-                    /* a load with no lanes reads where the other one does (constant_other) */
+                    /* A load with no lanes still reads at an address the other one reads:
+                     * one past the row's end may be near address 0 (a fault-suppression
+                     * assist of hundreds of cycles: fp16 ran at half speed), and one at
+                     * the pad pattern, which spans two lines, cost conv's rows 20%. */
                     __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail != 0 ? src : next_src);
                     v = _mm512_mask_loadu_epi8(v, ~(uint64_t)0 << head, next_src);
                     put(block, v, nontemporal);
