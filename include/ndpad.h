@@ -314,11 +314,16 @@ struct ndpad_plan_info {
                                 copy, 1 libc memcpy, 2 `rep movsb` (as the wisdom's copy=) */
     int32_t stream_path;   /**< 1 when the output-stream path writes the output (0: the
                                 row executor; never 1 for plans without that path)        */
+    /* Third version (appended): memory. */
+    int64_t plan_bytes; /**< heap bytes the plan holds until ndpad_plan_destroy(): itself,
+                             its pad value and the output-stream tables with their row
+                             list (one offset per output row where that path lists its
+                             rows), for a caller that budgets a cache of plans            */
 };
 
 /** ndpad_plan_info() : the plan's ISA, tile shape, tile count, threads, where the tile came
- *  from, whether it streams, its interior copy and executor path, for benchmarks and
- *  tuners (no text to parse).
+ *  from, whether it streams, its interior copy and executor path, and the memory it holds,
+ *  for benchmarks, tuners and plan caches (no text to parse).
  *  @param plan the plan; must not be NULL.
  *  @param info receives the fields that fit in info->size bytes, which the caller sets to
  *              sizeof(struct ndpad_plan_info) first; the bytes beyond are left alone.

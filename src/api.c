@@ -96,6 +96,7 @@ ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *inf
         .streaming = plan->tile.stream != 0,
         .interior_copy = plan->tile.copy,
         .stream_path = plan->stream != NULL && !plan->tile.rows_path && whole_rows,
+        .plan_bytes = ndpad_plan_heap_bytes(plan),
     };
     memcpy(info, &all, all.size); /* only what the caller's version of the struct holds */
     return NDPAD_OK;

@@ -144,6 +144,10 @@ NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,
                                                   const ndpad_options *options, ndpad_plan **plan,
                                                   const char *caller);
 
+/* The heap bytes `plan` holds (what ndpad_plan_destroy() frees): the plan, its pad value
+ * and its output-stream tables. */
+NDPAD_INTERNAL int64_t ndpad_plan_heap_bytes(const ndpad_plan *plan);
+
 /* ndpad_execute(), likewise. */
 NDPAD_INTERNAL ndpad_status ndpad_execute_for(const ndpad_plan *plan, const void *in, void *out,
                                               const char *caller);

@@ -236,6 +236,12 @@ void ndpad_plan_destroy(ndpad_plan *plan)
     ndpad_free(plan);
 }
 
+int64_t ndpad_plan_heap_bytes(const ndpad_plan *plan)
+{
+    return (int64_t)sizeof(*plan) + (plan->pad_value != NULL ? (int64_t)plan->elem_size : 0) +
+           (plan->stream != NULL ? plan->stream->bytes : 0);
+}
+
 void ndpad_options_init(ndpad_options *options)
 {
     if (options != NULL) memset(options, 0, sizeof(*options));

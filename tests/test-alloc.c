@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -38,11 +39,44 @@ void __real_ndpad_free(void *pointer);
 static _Thread_local long live;     /* allocations not freed yet, this thread */
 static _Thread_local long failures; /* allocations refused, this thread       */
 
+/* The bytes of the live allocations, for ndpad_plan_info's plan_bytes: each allocation's
+ * size by its address, in a table that holds what plan creation keeps (a few blocks). */
+enum { SIZES = 256 };
+static _Thread_local struct {
+    void *pointer;
+    size_t bytes;
+} sizes[SIZES];
+static _Thread_local long long live_bytes;
+static _Thread_local bool sizes_overflowed;
+
+static void remember(void *pointer, size_t bytes)
+{
+    live++;
+    live_bytes += (long long)bytes;
+    for (int i = 0; i < SIZES; i++)
+        if (sizes[i].pointer == NULL) {
+            sizes[i].pointer = pointer, sizes[i].bytes = bytes;
+            return;
+        }
+    sizes_overflowed = true;
+}
+
+static void forget(void *pointer)
+{
+    live--;
+    for (int i = 0; i < SIZES; i++)
+        if (sizes[i].pointer == pointer) {
+            live_bytes -= (long long)sizes[i].bytes;
+            sizes[i].pointer = NULL;
+            return;
+        }
+}
+
 void *__wrap_ndpad_malloc(size_t bytes)
 {
     void *p = __real_ndpad_malloc(bytes);
     if (p != NULL)
-        live++;
+        remember(p, bytes);
     else
         failures++;
     return p;
@@ -52,7 +86,7 @@ void *__wrap_ndpad_calloc(size_t count, size_t bytes)
 {
     void *p = __real_ndpad_calloc(count, bytes);
     if (p != NULL)
-        live++;
+        remember(p, count * bytes);
     else
         failures++;
     return p;
@@ -61,16 +95,18 @@ void *__wrap_ndpad_calloc(size_t count, size_t bytes)
 void *__wrap_ndpad_realloc(void *pointer, size_t bytes)
 {
     void *p = __real_ndpad_realloc(pointer, bytes);
-    if (p == NULL)
+    if (p == NULL) {
         failures++;
-    else if (pointer == NULL)
-        live++;
+    } else {
+        if (pointer != NULL) forget(pointer);
+        remember(p, bytes);
+    }
     return p;
 }
 
 void __wrap_ndpad_free(void *pointer)
 {
-    if (pointer != NULL) live--;
+    if (pointer != NULL) forget(pointer);
     __real_ndpad_free(pointer);
 }
 
@@ -440,6 +476,56 @@ static int teardown_all(void **state)
     return 0;
 }
 
+/* ndpad_plan_info's plan_bytes is what the plan holds: exactly the bytes plan creation
+ * left allocated, and what ndpad_plan_destroy() gives back. One-time allocations (the
+ * topology) are made by a first plan, before counting. */
+static void plan_info_counts_the_plan_heap(void **state)
+{
+    (void)state;
+    static const int64_t shape5[5] = {2, 8, 16, 64, 64}, pads5[5] = {0, 0, 1, 1, 1};
+    static const int64_t shape2[2] = {300, 200}, pads2[2] = {2, 3};
+    const ndpad_problem problems[] = {
+        /* 19008 rows of 264 bytes: where the output-stream path lists its rows */
+        {.rank = 5,
+         .mode = NDPAD_REFLECT,
+         .elem_size = 4,
+         .shape = shape5,
+         .pads_begin = pads5,
+         .pads_end = pads5},
+        {.rank = 2,
+         .mode = NDPAD_CONSTANT,
+         .elem_size = 2,
+         .shape = shape2,
+         .pads_begin = pads2,
+         .pads_end = pads2},
+        {.rank = 2,
+         .mode = NDPAD_EDGE,
+         .elem_size = 8,
+         .shape = shape2,
+         .pads_begin = pads2,
+         .pads_end = pads2},
+    };
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.tuning = NDPAD_TUNING_HEURISTIC;
+    for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++) {
+        ndpad_plan *plan = NULL;
+        assert_int_equal(ndpad_plan_create(&problems[k], &options, &plan), NDPAD_OK);
+        ndpad_plan_destroy(plan);
+        const long long before = live_bytes;
+        assert_int_equal(ndpad_plan_create(&problems[k], &options, &plan), NDPAD_OK);
+        struct ndpad_plan_info info = {.size = sizeof info};
+        assert_int_equal(ndpad_plan_info(plan, &info), NDPAD_OK);
+        assert_false(sizes_overflowed);
+        assert_int_equal(info.plan_bytes, live_bytes - before);
+        if (k == 0 && info.stream_path)
+            assert_true(info.plan_bytes > 19008 * (int64_t)sizeof(int64_t)); /* the row list */
+        if (k == 1) assert_true(info.plan_bytes > (int64_t)sizeof(int64_t)); /* pad value */
+        ndpad_plan_destroy(plan);
+        assert_int_equal(live_bytes, before);
+    }
+}
+
 int main(void)
 {
     snprintf(wisdom_dir, sizeof wisdom_dir, "/tmp/ndpad-test-alloc-XXXXXX");
@@ -449,7 +535,7 @@ int main(void)
     setenv("NDPAD_TUNING", "cache", 1);
 
     enum { CASES = sizeof cases / sizeof cases[0] };
-    struct CMUnitTest tests[CASES + 5];
+    struct CMUnitTest tests[CASES + 6];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(topology_allocation_can_fail);
     for (size_t i = 0; i < CASES; i++)
@@ -459,5 +545,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(failure_injection_is_per_thread);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(every_measure_allocation_can_fail);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(wisdom_file_calls_fail_cleanly);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(plan_info_counts_the_plan_heap);
     return _cmocka_run_group_tests("test-alloc", tests, n, NULL, teardown_all);
 }
