@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "short-move.h"
 #include "row-border.h"
+#include "row-list.h"
 #include "stream-plan.h"
 #include "topology.h"
 
@@ -226,16 +227,6 @@ static inline void plan_borders(row_context *ctx, ndpad_row_border *left, ndpad_
     ctx->left = left, ctx->right = right;
 }
 
-/* The odometer index[] of the outer axes at row r0. */
-static inline void odometer_start(const ndpad_plan *plan, int32_t outer, int64_t r0, int64_t *index)
-{
-    int64_t rest = r0;
-    for (int32_t k = outer - 1; k >= 0; k--) {
-        index[k] = rest % plan->dim[k].n;
-        rest /= plan->dim[k].n;
-    }
-}
-
 /* Offsets and flags of the axes before the last outer one, at the odometer's index; level
  * k + 1 holds axes 0..k. Once per run of the last outer axis, not per row. */
 static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_t mode,
@@ -252,16 +243,6 @@ static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_
     }
 }
 
-/* The last outer axis has run to its end: carry into the axes before it. */
-static inline void odometer_carry(const ndpad_plan *plan, int32_t outer, int64_t *index)
-{
-    index[outer - 1] = 0;
-    for (int32_t k = outer - 2; k >= 0; k--) {
-        if (++index[k] < plan->dim[k].n) break;
-        index[k] = 0;
-    }
-}
-
 /* Rows [r0, r1) of a tile with outer axes. The outer axes are an odometer; the last of
  * them, which moves every row, is walked in a tight loop. */
 static inline void run_rows(const row_context *ctx, const char *in, char *out, int64_t r0,
@@ -274,7 +255,7 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
     int64_t index[NDPAD_MAX_RANK];
     int64_t src_off[NDPAD_MAX_RANK + 1], dst_off[NDPAD_MAX_RANK + 1];
     bool pad[NDPAD_MAX_RANK + 1], inside[NDPAD_MAX_RANK + 1];
-    odometer_start(plan, outer, r0, index);
+    ndpad_outer_index_of_row(plan, r0, index);
     src_off[0] = 0, dst_off[0] = 0, pad[0] = false, inside[0] = true;
 
     const ndpad_dim last = plan->dim[outer - 1];
@@ -309,7 +290,7 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
             else
                 run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row);
         }
-        odometer_carry(plan, outer, index);
+        ndpad_outer_index_carry(plan, index);
     }
 }
 

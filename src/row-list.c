@@ -28,11 +28,7 @@ void ndpad_row_odometer_start(ndpad_row_odometer *odometer, const ndpad_plan *pl
 {
     odometer->plan = plan;
     odometer->r = r0, odometer->r1 = r1;
-    int64_t rest = r0;
-    for (int32_t k = plan->ndim - 2; k >= 0; k--) {
-        odometer->index[k] = rest % plan->dim[k].n;
-        rest /= plan->dim[k].n;
-    }
+    ndpad_outer_index_of_row(plan, r0, odometer->index);
     odometer->prefix_known = false;
 }
 
@@ -87,13 +83,8 @@ int64_t ndpad_row_odometer_next(ndpad_row_odometer *odometer, int64_t *rows, int
         }
         odometer->index[last_axis] = o;
         if (o == last->n) {
-            /* carry into the axes before the last outer one */
-            odometer->index[last_axis] = 0;
+            ndpad_outer_index_carry(plan, odometer->index);
             odometer->prefix_known = false;
-            for (int32_t a = last_axis - 1; a >= 0; a--) {
-                if (++odometer->index[a] < plan->dim[a].n) break;
-                odometer->index[a] = 0;
-            }
         }
     }
     return count;

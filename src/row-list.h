@@ -10,6 +10,27 @@
 
 #include "plan.h"
 
+/* index[0 .. ndim - 2], the output index on each outer axis, of output row r of `plan`.
+ * The row executor (executor.c) and the odometer below both count rows with these two. */
+static inline void ndpad_outer_index_of_row(const ndpad_plan *plan, int64_t r, int64_t *index)
+{
+    for (int32_t k = plan->ndim - 2; k >= 0; k--) {
+        index[k] = r % plan->dim[k].n;
+        r /= plan->dim[k].n;
+    }
+}
+
+/* The last outer axis has run to its end: it goes back to 0 and carries into the ones
+ * before it. */
+static inline void ndpad_outer_index_carry(const ndpad_plan *plan, int64_t *index)
+{
+    index[plan->ndim - 2] = 0;
+    for (int32_t k = plan->ndim - 3; k >= 0; k--) {
+        if (++index[k] < plan->dim[k].n) break;
+        index[k] = 0;
+    }
+}
+
 /* Where the odometer stands: rows [r, r1) of the plan are still to come. */
 typedef struct ndpad_row_odometer {
     const ndpad_plan *plan;
