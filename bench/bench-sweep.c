@@ -93,6 +93,13 @@ static void *touched(size_t bytes)
     return p;
 }
 
+/* One call of the case: ndpad_pad() for the one-shot cases, else the plan made once. */
+static inline bool pad_once(const bench_case *c, const ndpad_problem *p, const ndpad_plan *plan,
+                            const char *in, char *out)
+{
+    return (c->oneshot ? ndpad_pad(p, in, out) : ndpad_execute(plan, in, out)) == NDPAD_OK;
+}
+
 static void run_case(gbench_state *state, void *arg)
 {
     const bench_case *c = arg;
@@ -131,10 +138,9 @@ static void run_case(gbench_state *state, void *arg)
         double case_time = 0.0;
         for (int k = 0; k < BLOCK; k++) {
             const double t0 = ndpad_now();
-            const ndpad_status s =
-                c->oneshot ? ndpad_pad(&p, in, out) : ndpad_execute(plan, in, out);
+            const bool ok = pad_once(c, &p, plan, in, out);
             const double t = ndpad_now() - t0;
-            failed |= s != NDPAD_OK;
+            failed |= !ok;
             if (k == 0) continue; /* the block's warm-up */
             case_time += t;
             if (n_pad < MAX_SAMPLES) pad_b2b[n_pad++] = t;
@@ -159,7 +165,7 @@ static void run_case(gbench_state *state, void *arg)
         const double t0 = ndpad_now();
         copy(out, source, out_bytes, c->threads);
         const double t1 = ndpad_now();
-        failed |= (c->oneshot ? ndpad_pad(&p, in, out) : ndpad_execute(plan, in, out)) != NDPAD_OK;
+        failed |= !pad_once(c, &p, plan, in, out);
         const double t2 = ndpad_now();
         if (k > 0 && n_pair < MAX_SAMPLES) pair[n_pair++] = (t2 - t1) / (t1 - t0);
     }
