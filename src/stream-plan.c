@@ -17,10 +17,13 @@
  * on they tie or win (volume reflect, 528 B rows: 72 -> 66 us; crop-pad ~10%). */
 #define NDPAD_STREAM_MIN_BLOCK_ROW_BYTES 512
 /* Rows that read the input and whose seams are one permute each (the seam table,
- * stream-plan.h) take them from this length on: against the ROWS kernel, one thread, 1 MiB
- * outputs of fp32 reflect and edge rows, ratio to memcpy: 256 B 1.45 both ways, 264 B 1.32
- * -> 1.30, 320 B 1.33 -> 1.28, 400 B 1.29 -> 1.21; 5d (264 B) 1.27 -> 1.22. */
-#define NDPAD_STREAM_MIN_SEAM_ROW_BYTES 256
+ * stream-plan.h) take them from this length on, which is every row the table can serve.
+ * Against the ROWS kernel, one thread, 4 MiB outputs of fp32 reflect rows, ratio to memcpy,
+ * back to back: 72 B 2.14 -> 1.39, 96 B 2.30 -> 1.65, 128 B 1.78 -> 1.39, 176 B 1.45 ->
+ * 1.27, 208 B 1.46 -> 1.19, 240 B 1.29 -> 1.11; 192, 224 and 256 B even; 160 B the one loss,
+ * 1.58 -> 1.69 (at 16 MiB, 1.04 -> 0.79). Edge and symmetric alike. (It was 256 bytes
+ * while the seam loop was slower: 264 B 1.32 -> 1.30 then.) */
+#define NDPAD_STREAM_MIN_SEAM_ROW_BYTES 64
 /* Rows up to this many vector widths of the level (isa-levels.inc: 16 bytes scalar, 32
  * AVX2, 64 AVX-512) take the ROWS kernels by default in the modes that read the input, where
  * no BLOCKS kernel does: callgrind, reflect sweep, instructions per output byte, executor's

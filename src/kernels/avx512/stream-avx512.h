@@ -194,8 +194,12 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
 
 #if STREAM_BORDERS
 /* How far past the end of a row's source seam_blocks() prefetches: 128 to 384 bytes gained
- * alike on 5d; 384 cost the volume case (528-byte rows) 2%, 192 nothing. */
-#define SEAM_PREFETCH_AHEAD 192
+ * alike on 5d; 384 cost the volume case (528-byte rows) 2%, 192 nothing. Rows shorter than
+ * SEAM_PREFETCH_MIN_ROW_BYTES, with a seam every block or two, do not prefetch: there it
+ * cost 7% (128- and 192-byte rows, the kernel alone), where 264- and 272-byte rows gained
+ * 9% and 6%, and 256 to 1 KiB ones -2% to +2%. */
+#define SEAM_PREFETCH_AHEAD         192
+#define SEAM_PREFETCH_MIN_ROW_BYTES 256
 
 /* `blocks` whole blocks of the batch from `block` on, with a seam table: each one a copy
  * from inside its row or one seam permute (two with `far`). The walk above decides the
@@ -204,7 +208,7 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
  * kernel alone: 127 -> 118 us, a memcpy of its output 114; volume, 528 bytes: 48 -> 46). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *out, char *block,
-            int64_t blocks, bool nontemporal, bool far)
+            int64_t blocks, bool nontemporal, bool far, bool prefetch)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     const int64_t ends = st->seam_ends;
@@ -241,7 +245,7 @@ seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *o
         /* Into L1, the source a few lines past this row's end: without it, short rows
          * waited on their loads (5d reflect, 264-byte rows, the kernel alone: 1.11 -> 1.05
          * of a memcpy of its output; into L2 only, no gain). A prefetch never faults. */
-        __builtin_prefetch(tail_base + this_row + SEAM_PREFETCH_AHEAD, 0, 3);
+        if (prefetch) __builtin_prefetch(tail_base + this_row + SEAM_PREFETCH_AHEAD, 0, 3);
         __m512i v = _mm512_permutex2var_epi8(tail, idx, head);
         if (far && far_mask[e] != 0) {
             const __m512i far_idx = _mm512_load_si512((const void *)(far_index + e * BLOCK));
@@ -255,21 +259,24 @@ seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *o
     }
 }
 
-/* Out of line, one instance per kind of store and of seam: each loop keeps its values in
+/* Out of line, one instance per kind of store, of seam and of row (short rows do not
+ * prefetch; far seams come only on rows of 512 bytes or more): each loop keeps its values in
  * registers (a first version inlined into the walk spilled them). */
-#define SEAM_BLOCKS_INSTANCE(name, nontemporal, far)                                               \
+#define SEAM_BLOCKS_INSTANCE(name, nontemporal, far, prefetch)                                     \
     static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
                                                                       const char *in,              \
                                                                       const int64_t *rows,         \
                                                                       char *out, char *block,      \
                                                                       int64_t blocks)              \
     {                                                                                              \
-        seam_blocks(st, in, rows, out, block, blocks, nontemporal, far);                           \
+        seam_blocks(st, in, rows, out, block, blocks, nontemporal, far, prefetch);                 \
     }
-SEAM_BLOCKS_INSTANCE(seam_blocks_cached, false, false)
-SEAM_BLOCKS_INSTANCE(seam_blocks_cached_far, false, true)
-SEAM_BLOCKS_INSTANCE(seam_blocks_streaming, true, false)
-SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true)
+SEAM_BLOCKS_INSTANCE(seam_blocks_cached, false, false, true)
+SEAM_BLOCKS_INSTANCE(seam_blocks_cached_short, false, false, false)
+SEAM_BLOCKS_INSTANCE(seam_blocks_cached_far, false, true, true)
+SEAM_BLOCKS_INSTANCE(seam_blocks_streaming, true, false, true)
+SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_short, true, false, false)
+SEAM_BLOCKS_INSTANCE(seam_blocks_streaming_far, true, true, true)
 #undef SEAM_BLOCKS_INSTANCE
 #endif
 
@@ -410,10 +417,15 @@ block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t 
 {
     (void)count, (void)pad;
     const bool far = st->seam_far_index != NULL;
+    const bool short_rows = st->row_bytes < SEAM_PREFETCH_MIN_ROW_BYTES;
     if (nontemporal)
-        (far ? seam_blocks_streaming_far : seam_blocks_streaming)(st, in, rows, out, first, blocks);
+        (far          ? seam_blocks_streaming_far
+         : short_rows ? seam_blocks_streaming_short
+                      : seam_blocks_streaming)(st, in, rows, out, first, blocks);
     else
-        (far ? seam_blocks_cached_far : seam_blocks_cached)(st, in, rows, out, first, blocks);
+        (far          ? seam_blocks_cached_far
+         : short_rows ? seam_blocks_cached_short
+                      : seam_blocks_cached)(st, in, rows, out, first, blocks);
 }
 #else
 static inline bool has_block_loop(const ndpad_stream *st)
