@@ -255,6 +255,33 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
     return true;
 }
 
+/* SHORT_ROWS: the group of rows one window serves (stream-plan.h, short_group_*), from the
+ * row's map: as many rows as fit in a block (at most 8: the kernel tests their sources with
+ * one compare), their source rows one input row apart (the axis above the row's stride)
+ * and every byte they read inside one 64-byte window. None where fewer than two fit. */
+static void short_group(const ndpad_plan *plan, ndpad_stream *stream)
+{
+    const int64_t row_bytes = plan->row_bytes;
+    if (plan->ndim < 2 || row_bytes > NDPAD_STREAM_BLOCK / 2 || stream->short_window_mask == 0)
+        return;
+    const int64_t stride = plan->dim[plan->ndim - 2].in_stride;
+    const int64_t span = 64 - __builtin_clzll(stream->short_window_mask); /* bytes read */
+    int64_t rows = NDPAD_STREAM_BLOCK / row_bytes < 8 ? NDPAD_STREAM_BLOCK / row_bytes : 8;
+    while (rows >= 2 && (stride <= 0 || stride > NDPAD_STREAM_BLOCK ||
+                         (rows - 1) * stride + span > NDPAD_STREAM_BLOCK))
+        rows--;
+    if (rows < 2) return;
+    stream->short_group_rows = rows;
+    stream->short_group_stride = stride;
+    for (int64_t j = 0; j < rows; j++) {
+        stream->short_group_window_mask |= stream->short_window_mask << (j * stride);
+        stream->short_group_pad_mask |= stream->short_pad_mask << (j * row_bytes);
+        for (int64_t q = 0; q < row_bytes; q++)
+            stream->short_group_map[j * row_bytes + q] =
+                (uint8_t)(stream->short_map[q] + j * stride);
+    }
+}
+
 /* The kind of kernel for the plan, from its level's row of the kernel table, in *kind and
  * *kernels; false for none (the executor's rows then serve). */
 static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_kind *kind,
@@ -466,6 +493,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         /* fits: choose_kernel asked */
         (void)short_map(plan, row, kind == NDPAD_STREAM_SHORT_ROWS ? NDPAD_STREAM_BLOCK : 16,
                         stream);
+        if (kind == NDPAD_STREAM_SHORT_ROWS) short_group(plan, stream);
     } else if (!constant && kind == NDPAD_STREAM_ROWS) {
         int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
         fill_border_source(plan, row, source);

@@ -75,6 +75,14 @@ struct ndpad_stream {
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
+    /* SHORT_ROWS, rows of at most 32 bytes: short_group_rows (2 to 8; 0: none) rows whose
+     * sources lie short_group_stride bytes apart are one window at short_window of the
+     * first, loaded with short_group_window_mask (the bytes they read), byte map
+     * short_group_map (row j's bytes j * row_bytes on) and pad lanes short_group_pad_mask:
+     * one store for several rows. */
+    int64_t short_group_rows, short_group_stride;
+    uint64_t short_group_window_mask, short_group_pad_mask;
+    uint8_t short_group_map[NDPAD_STREAM_BLOCK];
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
      * the row lengths and count below. */
