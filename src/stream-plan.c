@@ -265,11 +265,10 @@ static void short_group(const ndpad_plan *plan, ndpad_stream *stream)
     if (plan->ndim < 2 || row_bytes > NDPAD_STREAM_BLOCK / 2 || stream->short_window_mask == 0)
         return;
     const int64_t stride = plan->dim[plan->ndim - 2].in_stride;
+    if (stride <= 0 || stride > NDPAD_STREAM_BLOCK) return; /* and no product below overflows */
     const int64_t span = 64 - __builtin_clzll(stream->short_window_mask); /* bytes read */
     int64_t rows = NDPAD_STREAM_BLOCK / row_bytes < 8 ? NDPAD_STREAM_BLOCK / row_bytes : 8;
-    while (rows >= 2 && (stride <= 0 || stride > NDPAD_STREAM_BLOCK ||
-                         (rows - 1) * stride + span > NDPAD_STREAM_BLOCK))
-        rows--;
+    while (rows >= 2 && (rows - 1) * stride + span > NDPAD_STREAM_BLOCK) rows--;
     if (rows < 2) return;
     stream->short_group_rows = rows;
     stream->short_group_stride = stride;

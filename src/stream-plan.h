@@ -23,6 +23,13 @@
 /* The block width: one AVX-512 vector; the pad pattern is two of them. */
 #define NDPAD_STREAM_BLOCK 64
 
+/* Bits [0, n) of a block's 64-bit lane mask, n in [0, 64] (a shift by 64 is undefined: no
+ * bzhi, which would need BMI2, not part of any level). For the AVX-512 stream kernels. */
+static inline __attribute__((always_inline)) uint64_t ndpad_stream_lanes_below(int64_t n)
+{
+    return n >= NDPAD_STREAM_BLOCK ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
+
 /* What the stream kernels read (kernels.h has their signature and kinds). */
 struct ndpad_stream {
     ndpad_stream_fn kernel;

@@ -23,20 +23,13 @@
 
 #define BLOCK NDPAD_STREAM_BLOCK
 
-/* Bits [0, n) of a 64-bit mask, n in [0, 64] (a shift by 64 is undefined: no bzhi, which
- * would need BMI2, not part of any level). */
-static inline __attribute__((always_inline)) uint64_t below(int64_t n)
-{
-    return n >= BLOCK ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-}
-
 /* Lanes [lo, hi) (clamped to [0, 64]). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) uint64_t lanes(int64_t lo,
                                                                                    int64_t hi)
 {
     lo = lo < 0 ? 0 : lo > BLOCK ? BLOCK : lo;
     hi = hi < 0 ? 0 : hi > BLOCK ? BLOCK : hi;
-    return below(hi) & ~below(lo);
+    return ndpad_stream_lanes_below(hi) & ~ndpad_stream_lanes_below(lo);
 }
 
 #if STREAM_BORDERS

@@ -10,14 +10,19 @@
 
 #include "stream-plan.h"
 
-/* Bits [0, n) of a 64-bit mask, n in [0, 64]. */
-static inline uint64_t below(int64_t n)
+/* `v` at `out`, `room` bytes of the batch from there on: a full store while it stays inside
+ * the batch (what it writes past `mask`'s bytes is written again later), else masked. */
+static inline __attribute__((always_inline)) void store_within(char *out, __m512i v, int64_t room,
+                                                               __mmask64 mask)
 {
-    return n >= NDPAD_STREAM_BLOCK ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    if (room >= NDPAD_STREAM_BLOCK)
+        _mm512_storeu_si512((void *)out, v);
+    else
+        _mm512_mask_storeu_epi8(out, mask, v);
 }
 
 /* One row at `out`, its source at `src` (NULL: pad), `room` bytes of the batch from `out`
- * on: a full store while it stays inside the batch, else one masked to the row. */
+ * on. */
 static inline __attribute__((always_inline)) void one_row(char *out, const char *src, int64_t room,
                                                           __m512i map, __m512i pad,
                                                           __mmask64 window_mask, __mmask64 pad_mask,
@@ -28,10 +33,7 @@ static inline __attribute__((always_inline)) void one_row(char *out, const char 
         const __m512i w = _mm512_maskz_loadu_epi8(window_mask, src + window);
         v = _mm512_mask_mov_epi8(_mm512_permutexvar_epi8(map, w), pad_mask, pad);
     }
-    if (room >= NDPAD_STREAM_BLOCK)
-        _mm512_storeu_si512((void *)out, v);
-    else
-        _mm512_mask_storeu_epi8(out, row_mask, v);
+    store_within(out, v, room, row_mask);
 }
 
 void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *in,
@@ -43,7 +45,7 @@ void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *in,
     const __m512i pad = _mm512_loadu_si512((const void *)st->pad); /* rows start on elements */
     const __mmask64 window_mask = st->short_window_mask, pad_mask = st->short_pad_mask;
     const int64_t row_bytes = st->row_bytes, window = st->short_window;
-    const __mmask64 row_mask = _cvtu64_mask64(below(row_bytes));
+    const __mmask64 row_mask = _cvtu64_mask64(ndpad_stream_lanes_below(row_bytes));
     const char *const end = out + count * row_bytes;
     const int64_t group = st->short_group_rows;
     int64_t k = 0;
@@ -51,7 +53,7 @@ void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *in,
         const __m512i group_map = _mm512_loadu_si512((const void *)st->short_group_map);
         const __mmask64 group_window = st->short_group_window_mask;
         const __mmask64 group_pad = st->short_group_pad_mask;
-        const __mmask64 group_mask = _cvtu64_mask64(below(group * row_bytes));
+        const __mmask64 group_mask = _cvtu64_mask64(ndpad_stream_lanes_below(group * row_bytes));
         const int64_t s = st->short_group_stride, group_bytes = group * row_bytes;
         /* source j of a group is the first's plus j * s: lanes [0, group) compared (a pad
          * row never passes: its offset is INT64_MIN, the next one's is not that plus s) */
@@ -71,10 +73,7 @@ void ndpad_stream_short_rows__avx512vbmi(const ndpad_stream *st, const char *in,
             const __m512i w = _mm512_maskz_loadu_epi8(group_window, in + rows[k] + window);
             const __m512i v =
                 _mm512_mask_mov_epi8(_mm512_permutexvar_epi8(group_map, w), group_pad, pad);
-            if (end - out >= NDPAD_STREAM_BLOCK)
-                _mm512_storeu_si512((void *)out, v);
-            else
-                _mm512_mask_storeu_epi8(out, group_mask, v);
+            store_within(out, v, end - out, group_mask);
         }
     }
     for (; k < count; k++, out += row_bytes)
