@@ -190,7 +190,8 @@ static void fill_seam_index(const seam_table *t, int64_t row_bytes, uint8_t *ind
  * SHORT_ROWS, where the level has it and a row fits, comes first in every case but
  * "reference".
  * Unset: the BLOCKS kernel for rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more (of
- * NDPAD_STREAM_MIN_SEAM_ROW_BYTES with a seam table), the ROWS
+ * NDPAD_STREAM_MIN_SEAM_ROW_BYTES with a seam table; CONSTANT rows of 64 bytes up to
+ * NDPAD_STREAM_MAX_ROW_MASK_BYTES with row masks), the ROWS
  * kernel for rows up to NDPAD_STREAM_MAX_ROWS_WIDTHS vectors that read the input, else the
  * executor's rows. */
 /* Each level's vector width in bytes (isa-levels.inc). */
@@ -314,7 +315,9 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_ki
         return true;
     }
     if (has_blocks && (plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES ||
-                       (has_seam && plan->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES))) {
+                       (has_seam && plan->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES) ||
+                       (plan->mode == NDPAD_CONSTANT && plan->row_bytes >= NDPAD_STREAM_BLOCK &&
+                        plan->row_bytes < NDPAD_STREAM_MAX_ROW_MASK_BYTES))) {
         *kind = blocks;
         return true;
     }
@@ -419,6 +422,19 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
     }
 }
 
+/* CONSTANT: the row masks (stream-plan.h) at `masks`, 2 * row_bytes of them. */
+static void fill_row_masks(ndpad_stream *stream, uint64_t *masks)
+{
+    const int64_t row_bytes = stream->row_bytes, left = stream->left_bytes;
+    const int64_t interior_end = stream->interior_end;
+    for (int64_t p = 0; p < row_bytes; p++) {
+        masks[2 * p] = lane_range(left - p, interior_end - p);
+        masks[2 * p + 1] = lane_range(row_bytes + left - p, row_bytes + interior_end - p);
+    }
+    stream->masks = 2 * row_bytes;
+    stream->row_masks = masks;
+}
+
 ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
@@ -457,11 +473,16 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
+    const int64_t row_masks = constant && kind == NDPAD_STREAM_BLOCKS_CONSTANT &&
+                                      row_bytes >= NDPAD_STREAM_BLOCK &&
+                                      row_bytes < NDPAD_STREAM_MAX_ROW_MASK_BYTES
+                                  ? 2 * row_bytes
+                                  : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
-        (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
+        (size_t)seam_index_lines * NDPAD_STREAM_BLOCK + (size_t)row_masks * sizeof(uint64_t) +
         (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
         (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
@@ -497,6 +518,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
         fill_border_source(plan, row, source);
         stream->border_source = source;
+    } else if (row_masks > 0) {
+        fill_row_masks(stream, (uint64_t *)(stream + 1)); /* a multiple of 8 bytes */
     } else if (!constant) {
         fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries,
                           has_seam ? &seam : NULL);
@@ -537,6 +560,7 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->left_mask = moved(stream->left_mask, stream, copy);
     copy->right_mask = moved(stream->right_mask, stream, copy);
     copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
+    copy->row_masks = moved(stream->row_masks, stream, copy);
     copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the

@@ -13,7 +13,8 @@
  * for wrap) of whole 64-byte windows inside the source rows; the assembly above serves
  * only a partial block at either end. CONSTANT rows of 64 bytes or more take the same
  * shape of loop, constant_blocks(): a copy run, a run of pad, or one seam of two masked
- * loads. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
+ * loads; rows under 384 bytes the plan's row masks instead, constant_row_mask_blocks():
+ * every block two masked loads. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
 
@@ -380,8 +381,81 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
     }
 }
 
+/* Rows constant_row_mask_blocks() looks ahead for a run: the whole list of a tile, read
+ * before its first block, had 128-byte rows run 10% slower (4 MiB, one thread). */
+#define CONSTANT_RUN_ROWS 64
+
+/* CONSTANT, rows of 64 to 511 bytes (the plan's row_masks): `blocks` whole blocks of the
+ * batch from `block` on, each two masked loads over the pad pattern, row i's interior and
+ * row i + 1's, at the lanes the table gives for the block's place in row i. Over a run of
+ * input rows one step apart in the input (the rows of a plane) that is all a block costs:
+ * no tests of where it lies, where constant_blocks() spends more on them than on the
+ * copies its seams leave. The kernels alone, one thread, ratio to a memcpy: 4 MiB of 96-byte
+ * rows 1.7-2.1 -> 1.4-1.8, 256-byte 1.3-1.5 -> 1.2; 128 x 28 x 28 fp32 padded by 1 (a pad
+ * row at either end of every plane) 2.1 -> 1.4; 128-byte rows, two blocks each, 1.2 -> 1.3.
+ * Next to a pad row a block takes one load, or none. */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) void
+constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
+                         char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
+{
+    const int64_t row_bytes = st->row_bytes;
+    const char *const stop = block + blocks * BLOCK;
+    /* rows' offsets index this, as in seam_blocks */
+    const char *copy_base = in + (st->src_interior - st->left_bytes);
+    __asm__("" : "+r"(copy_base));
+    int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
+    int64_t p = block - (out + i * row_bytes); /* the block's place in row i */
+    while (block < stop) {
+        const int64_t this_row = rows[i];
+        const int64_t next_row = i + 1 < count ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
+        const uint64_t *mask = st->row_masks + 2 * p;
+        const int64_t room = (stop - block) / BLOCK;
+        if (this_row != NDPAD_STREAM_PAD_ROW && next_row != NDPAD_STREAM_PAD_ROW) {
+            /* The blocks of rows i .. j - 1 where rows i .. j lie one `step` apart in the
+             * input: a block of row k reads row k + 1 `step` bytes after row k. */
+            const uint64_t step = (uint64_t)next_row - (uint64_t)this_row; /* may not fit */
+            const int64_t j_max = count - i > CONSTANT_RUN_ROWS ? i + CONSTANT_RUN_ROWS : count;
+            int64_t j = i + 1;
+            while (j + 1 < j_max && rows[j + 1] != NDPAD_STREAM_PAD_ROW &&
+                   (uint64_t)rows[j + 1] - (uint64_t)rows[j] == step)
+                j++;
+            const int64_t n = (out + j * row_bytes - block + BLOCK - 1) / BLOCK;
+            const char *const last = block + (n < room ? n : room) * BLOCK;
+            /* row i's lanes from here on, row i + 1's from `next` bytes further */
+            const char *src = copy_base + this_row + p;
+            const int64_t next = (int64_t)step - row_bytes;
+            for (; block < last; block += BLOCK) {
+                __m512i v = _mm512_mask_loadu_epi8(pad, mask[0], src);
+                v = _mm512_mask_loadu_epi8(v, mask[1], src + next);
+                put(block, v, nontemporal);
+                src += BLOCK, mask += 2 * BLOCK, p += BLOCK;
+                if (p >= row_bytes) src += next, mask -= 2 * row_bytes, p -= row_bytes, i++;
+            }
+            continue;
+        }
+        /* Row i alone, next to a pad row (or the batch's end): the lanes of a pad row are
+         * the pattern's, so a block reads one row or none. */
+        const int64_t n = (out + (i + 1) * row_bytes - block + BLOCK - 1) / BLOCK;
+        const char *const last = block + (n < room ? n : room) * BLOCK;
+        const int64_t blocks_here = (last - block) / BLOCK;
+        if (this_row != NDPAD_STREAM_PAD_ROW) {
+            const char *src = copy_base + this_row + p;
+            for (; block < last; block += BLOCK, src += BLOCK, mask += 2 * BLOCK)
+                put(block, _mm512_mask_loadu_epi8(pad, mask[0], src), nontemporal);
+        } else if (next_row != NDPAD_STREAM_PAD_ROW) {
+            const char *src = copy_base + next_row - row_bytes + p;
+            for (; block < last; block += BLOCK, src += BLOCK, mask += 2 * BLOCK)
+                put(block, _mm512_mask_loadu_epi8(pad, mask[1], src), nontemporal);
+        } else {
+            for (; block < last; block += BLOCK) put(block, pad, nontemporal);
+        }
+        p += blocks_here * BLOCK;
+        while (p >= row_bytes) p -= row_bytes, i++;
+    }
+}
+
 /* Out of line, one instance per kind of store (see SEAM_BLOCKS_INSTANCE). */
-#define CONSTANT_BLOCKS_INSTANCE(name, nontemporal)                                                \
+#define CONSTANT_BLOCKS_INSTANCE(name, loop, nontemporal)                                          \
     static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
                                                                       const char *in,              \
                                                                       const int64_t *rows,         \
@@ -389,10 +463,12 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
                                                                       char *block, int64_t blocks, \
                                                                       __m512i pad)                 \
     {                                                                                              \
-        constant_blocks(st, in, rows, count, out, block, blocks, pad, nontemporal);                \
+        loop(st, in, rows, count, out, block, blocks, pad, nontemporal);                           \
     }
-CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, false)
-CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, true)
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, constant_blocks, false)
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, constant_blocks, true)
+CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_cached, constant_row_mask_blocks, false)
+CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_streaming, constant_row_mask_blocks, true)
 #undef CONSTANT_BLOCKS_INSTANCE
 #endif
 
@@ -430,8 +506,13 @@ static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
            char *first, int64_t blocks, __m512i pad, bool nontemporal)
 {
-    (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, in, rows, count, out,
-                                                                       first, blocks, pad);
+    if (st->row_masks != NULL)
+        (nontemporal
+             ? constant_row_mask_blocks_streaming
+             : constant_row_mask_blocks_cached)(st, in, rows, count, out, first, blocks, pad);
+    else
+        (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, in, rows, count, out,
+                                                                           first, blocks, pad);
 }
 #endif
 
