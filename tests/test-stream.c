@@ -308,7 +308,7 @@ static void test_fixed_shapes(void **state)
 static void test_vector_kernel_any_row(void **state)
 {
     setenv("NDPAD_STREAM", "always", 1);
-    stream_plans = problems = 0;
+    stream_plans = listed_plans = problems = 0;
     test_fixed_shapes(state);
     test_random_seams(state);
     unsetenv("NDPAD_STREAM");
@@ -318,7 +318,7 @@ static void test_vector_kernel_any_row(void **state)
 static void test_reference_kernel(void **state)
 {
     setenv("NDPAD_STREAM", "reference", 1);
-    stream_plans = problems = 0;
+    stream_plans = listed_plans = problems = 0;
     test_fixed_shapes(state);
     test_random_seams(state);
     unsetenv("NDPAD_STREAM");
