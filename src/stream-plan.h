@@ -123,10 +123,11 @@ NDPAD_INTERNAL void ndpad_stream_destroy(ndpad_stream *stream);
 NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 
 /* CONSTANT rows of 64 bytes up to this take the BLOCKS kernel with row_masks (16 bytes of
- * table per row byte). One thread, 4 MiB of fp32 rows, back to back, against the executor's
- * rows: 96 B 2.4 -> 1.6 of a memcpy, 128 B 1.9 -> 1.3, 160 B 2.1 -> 1.3, 256 B 1.35 -> 1.2;
- * 384 and 456 B even, 508 B 1.17 -> 1.32. */
-#define NDPAD_STREAM_MAX_ROW_MASK_BYTES 384
+ * table per row byte); from it on, constant_blocks(). One thread, 4 MiB of fp32 rows, back
+ * to back, against the executor's rows: 96 B 2.4 -> 1.6 of a memcpy, 128 B 1.9 -> 1.3,
+ * 160 B 2.1 -> 1.3, 256 B 1.35 -> 1.2, 392 B 1.31 -> 1.16, 448 B 1.23 -> 1.13, 504 B 1.20 ->
+ * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
+#define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
 
 /* Where a plan holds its rows' list: rows of at least 32 bytes (the list stays under a
  * quarter of the output's bytes; listing them per tile cost small outputs more than their

@@ -13,7 +13,7 @@
  * for wrap) of whole 64-byte windows inside the source rows; the assembly above serves
  * only a partial block at either end. CONSTANT rows of 64 bytes or more take the same
  * shape of loop, constant_blocks(): a copy run, a run of pad, or one seam of two masked
- * loads; rows under 384 bytes the plan's row masks instead, constant_row_mask_blocks():
+ * loads; rows under 512 bytes the plan's row masks instead, constant_row_mask_blocks():
  * every block two masked loads. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
