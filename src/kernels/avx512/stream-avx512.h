@@ -14,7 +14,8 @@
  * only a partial block at either end. CONSTANT rows of 64 bytes or more take the same
  * shape of loop, constant_blocks(): a copy run, a run of pad, or one seam of two masked
  * loads; rows under 512 bytes the plan's row masks instead, constant_row_mask_blocks():
- * every block two masked loads. The CONSTANT kernel needs AVX-512 BW; the other adds VBMI. */
+ * every block one or two masked loads. The CONSTANT kernel needs AVX-512 BW; the other adds
+ * VBMI. */
 #ifndef NDPAD_STREAM_AVX512_H
 #define NDPAD_STREAM_AVX512_H
 
@@ -386,14 +387,15 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
 #define CONSTANT_RUN_ROWS 64
 
 /* CONSTANT, rows of 64 to 511 bytes (the plan's row_masks): `blocks` whole blocks of the
- * batch from `block` on, each two masked loads over the pad pattern, row i's interior and
- * row i + 1's, at the lanes the table gives for the block's place in row i. Over a run of
- * input rows one step apart in the input (the rows of a plane) that is all a block costs:
- * no tests of where it lies, where constant_blocks() spends more on them than on the
- * copies its seams leave. The kernels alone, one thread, ratio to a memcpy: 4 MiB of 96-byte
- * rows 1.7-2.1 -> 1.4-1.8, 256-byte 1.3-1.5 -> 1.2; 128 x 28 x 28 fp32 padded by 1 (a pad
- * row at either end of every plane) 2.1 -> 1.4; 128-byte rows, two blocks each, 1.2 -> 1.3.
- * Next to a pad row a block takes one load, or none. */
+ * batch from `block` on, each a masked load of row i's interior over the pad pattern and,
+ * where the block meets it, one of row i + 1's, at the lanes the table gives for the
+ * block's place in row i. Over a run of input rows one step apart in the input (the rows of
+ * a plane) that is all a block costs: no tests of where it lies, where constant_blocks()
+ * spends more on them than on the copies its seams leave (the kernels alone, one thread,
+ * ratio to a memcpy, with two loads a block: 4 MiB of 96-byte rows 1.7-2.1 -> 1.4-1.8,
+ * 256-byte 1.3-1.5 -> 1.2; 128 x 28 x 28 fp32 padded by 1, a pad row at either end of every
+ * plane, 2.1 -> 1.4; 128-byte rows, two blocks each, 1.2 -> 1.3). Next to a pad row a
+ * block reads one row, or none. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
                          char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
