@@ -129,14 +129,15 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
  * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
 #define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
 
-/* Where a plan holds its rows' list: rows of at least 32 bytes (the list stays under a
- * quarter of the output's bytes; listing them per tile cost small outputs more than their
- * copy, one thread, back to back: 512 x 7 x 7 fp32 padded by 1, 36-byte rows, 3.8 -> 1.6 of
- * a memcpy; 512 x 14 x 14, 64-byte rows, 1.5 -> 1.0; 128 x 28 x 28, 120-byte rows, 2.0 ->
- * 1.4) and under 1 KiB (longer rows spend too little per row on listing
- * to pay for the list at plan time: conv's 1032-byte rows ran no faster with it, and its
- * planning took 3.6 instead of 1.1 us), at most 2^20 of them (8 MiB of offsets). */
-#define NDPAD_STREAM_MIN_LIST_ROW_BYTES 32
+/* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
+ * the output's bytes; listing the rows per tile cost small outputs more than their copy,
+ * one thread, back to back: NHWC 1x224x224x3 fp32 padded to 4 channels, 16-byte rows, 1.8
+ * -> 1.3 of a memcpy; 512 x 7 x 7 fp32 padded by 1, 36-byte rows, 3.8 -> 1.6; 512 x 14 x 14,
+ * 64-byte rows, 1.5 -> 1.0; 128 x 28 x 28, 120-byte rows, 2.0 -> 1.4) and under 1 KiB
+ * (longer rows spend too little per row on listing to pay for the list at plan time: conv's
+ * 1032-byte rows ran no faster with it, and its planning took 3.6 instead of 1.1 us), at
+ * most 2^20 of them (8 MiB of offsets). */
+#define NDPAD_STREAM_MIN_LIST_ROW_BYTES 16
 #define NDPAD_STREAM_MAX_LIST_ROW_BYTES 1024
 #define NDPAD_STREAM_MAX_ROW_LIST       ((int64_t)1 << 20)
 
