@@ -30,9 +30,18 @@
  * rows -> ROWS. AVX2: 16 B 9.3 -> 3.8, 64 B 2.3 -> 1.0, 256 B 0.66 -> 0.37, 512 B 0.44 ->
  * 0.27, 1 KiB 0.27 -> 0.21, 2 KiB 0.18 -> 0.18; volume (528 B) 0.57 -> 0.29, 5d (264 B)
  * 0.65 -> 0.37. Scalar (16-byte moves): 16 B 9.1 -> 3.7, 256 B 0.63 -> 0.53, 512 B 0.41 ->
- * 0.42, 1 KiB 0.25 -> 0.37. CONSTANT stays with the executor's flat gaps, which were as
- * cheap (AVX2 64 B 0.75 vs 0.79, 512 B 0.25 vs 0.24, 2 KiB 0.13 vs 0.18). */
+ * 0.42, 1 KiB 0.25 -> 0.37. */
 #define NDPAD_STREAM_MAX_ROWS_WIDTHS 32
+/* CONSTANT rows under this many bytes take the ROWS kernel on levels of 32-byte vectors or
+ * wider that have no block kernel for them (AVX2), in place of the executor's copy and
+ * fill calls per row, whose instructions were as few (callgrind, AVX2: 64 B 0.75 vs 0.79
+ * per output byte, 512 B 0.25 vs 0.24) but not as fast once the plan holds its row list.
+ * AVX2, one thread, 1 MiB of fp32 rows in the cache, ratio to a memcpy: 96 B 3.3 -> 2.1,
+ * 128 B 2.6 -> 1.8, 192 B 2.3 -> 1.5, 384 B 1.4 -> 1.2; 1x128x28x28 pad 1 2.0 -> 1.7; from
+ * 512 B on even, and 1 KiB rows 1.23 -> 1.14, but a 16 MiB output of 1 KiB rows 0.65 ->
+ * 0.92: the executor's rows stream their stores past the cache, which the kernel does not
+ * (tile-choice.c sends such tiles there). */
+#define NDPAD_STREAM_MAX_CONSTANT_ROWS_BYTES 512
 
 /* Source byte, from the row's start, of output row byte q (a border byte). */
 static int64_t source_byte(const ndpad_plan *plan, const ndpad_dim *row, int64_t q)
@@ -324,7 +333,9 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_ki
     const int64_t width = (int)plan->isa > NDPAD_ISA_AUTO && (int)plan->isa < NDPAD_ISA_SLOTS
                               ? level_width[plan->isa]
                               : 16;
-    return plan->mode != NDPAD_CONSTANT && plan->row_bytes <= NDPAD_STREAM_MAX_ROWS_WIDTHS * width;
+    if (plan->mode == NDPAD_CONSTANT)
+        return width >= 32 && plan->row_bytes < NDPAD_STREAM_MAX_CONSTANT_ROWS_BYTES;
+    return plan->row_bytes <= NDPAD_STREAM_MAX_ROWS_WIDTHS * width;
 }
 
 /* The ROWS kernels' list: the source element of each border element, left then right. */
