@@ -84,8 +84,9 @@ stream_rows_body(const ndpad_stream *st, const char *in, const int64_t *rows, in
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     const int64_t right = row_bytes - end_in, src_interior = st->src_interior;
     const int64_t left_elems = left / (int64_t)es, right_elems = right / (int64_t)es;
+    /* CONSTANT has no list (NULL, no arithmetic on it) */
     const int64_t *const left_source = st->border_source;
-    const int64_t *const right_source = st->border_source + left_elems;
+    const int64_t *const right_source = left_source != NULL ? left_source + left_elems : NULL;
     const uint8_t *const pattern = st->pad;
     const bool constant = st->constant;
     /* CONSTANT borders of at most CHUNK bytes are one full pattern move each, which may run
