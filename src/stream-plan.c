@@ -291,6 +291,14 @@ static void short_group(const ndpad_plan *plan, ndpad_stream *stream)
     }
 }
 
+/* Whether a CONSTANT plan's rows are of the lengths the row masks serve (stream-plan.h),
+ * where its level has a BLOCKS kernel. */
+static bool row_mask_rows(const ndpad_plan *plan)
+{
+    return plan->mode == NDPAD_CONSTANT && plan->row_bytes >= NDPAD_STREAM_BLOCK &&
+           plan->row_bytes < NDPAD_STREAM_MAX_ROW_MASK_BYTES;
+}
+
 /* The kind of kernel for the plan, from its level's row of the kernel table, in *kind and
  * *kernels; false for none (the executor's rows then serve). */
 static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_kind *kind,
@@ -323,10 +331,9 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_ki
         if (has_blocks) *kind = blocks;
         return true;
     }
-    if (has_blocks && (plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES ||
-                       (has_seam && plan->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES) ||
-                       (plan->mode == NDPAD_CONSTANT && plan->row_bytes >= NDPAD_STREAM_BLOCK &&
-                        plan->row_bytes < NDPAD_STREAM_MAX_ROW_MASK_BYTES))) {
+    if (has_blocks &&
+        (plan->row_bytes >= NDPAD_STREAM_MIN_BLOCK_ROW_BYTES ||
+         (has_seam && plan->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES) || row_mask_rows(plan))) {
         *kind = blocks;
         return true;
     }
@@ -484,11 +491,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
-    const int64_t row_masks = constant && kind == NDPAD_STREAM_BLOCKS_CONSTANT &&
-                                      row_bytes >= NDPAD_STREAM_BLOCK &&
-                                      row_bytes < NDPAD_STREAM_MAX_ROW_MASK_BYTES
-                                  ? 2 * row_bytes
-                                  : 0;
+    const int64_t row_masks =
+        kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan) ? 2 * row_bytes : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +

@@ -386,6 +386,27 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
  * before its first block, had 128-byte rows run 10% slower (4 MiB, one thread). */
 #define CONSTANT_RUN_ROWS 64
 
+/* The last row of the run from row j (an input row) on, before `j_max`: the rows after j
+ * that are input rows `step` bytes after the one before. Eight rows a compare (a row at a
+ * time cost 128-byte rows a tenth). */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) int64_t
+run_end(const int64_t *rows, int64_t j, int64_t j_max, uint64_t step)
+{
+    const __m512i steps = _mm512_set1_epi64((int64_t)step);
+    const __m512i pad_rows = _mm512_set1_epi64(NDPAD_STREAM_PAD_ROW);
+    for (; j + 8 < j_max; j += 8) {
+        const __m512i a = _mm512_loadu_si512((const void *)(rows + j));
+        const __m512i b = _mm512_loadu_si512((const void *)(rows + j + 1));
+        const __mmask8 ends = _mm512_cmpneq_epi64_mask(_mm512_sub_epi64(b, a), steps) |
+                              _mm512_cmpeq_epi64_mask(b, pad_rows);
+        if (ends != 0) return j + __builtin_ctz(ends);
+    }
+    while (j + 1 < j_max && rows[j + 1] != NDPAD_STREAM_PAD_ROW &&
+           (uint64_t)rows[j + 1] - (uint64_t)rows[j] == step)
+        j++;
+    return j;
+}
+
 /* CONSTANT, rows of 64 to 511 bytes (the plan's row_masks): `blocks` whole blocks of the
  * batch from `block` on, each a masked load of row i's interior over the pad pattern and,
  * where the block meets it, one of row i + 1's, at the lanes the table gives for the
@@ -417,23 +438,7 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
              * input: a block of row k reads row k + 1 `step` bytes after row k. */
             const uint64_t step = (uint64_t)next_row - (uint64_t)this_row; /* may not fit */
             const int64_t j_max = count - i > CONSTANT_RUN_ROWS ? i + CONSTANT_RUN_ROWS : count;
-            int64_t j = i + 1;
-            /* eight rows a compare (a row at a time cost 128-byte rows a tenth) */
-            const __m512i steps = _mm512_set1_epi64((int64_t)step);
-            const __m512i pad_rows = _mm512_set1_epi64(NDPAD_STREAM_PAD_ROW);
-            for (; j + 8 < j_max; j += 8) {
-                const __m512i a = _mm512_loadu_si512((const void *)(rows + j));
-                const __m512i b = _mm512_loadu_si512((const void *)(rows + j + 1));
-                const __mmask8 ends = _mm512_cmpneq_epi64_mask(_mm512_sub_epi64(b, a), steps) |
-                                      _mm512_cmpeq_epi64_mask(b, pad_rows);
-                if (ends != 0) {
-                    j += __builtin_ctz(ends);
-                    break;
-                }
-            }
-            while (j + 1 < j_max && rows[j + 1] != NDPAD_STREAM_PAD_ROW &&
-                   (uint64_t)rows[j + 1] - (uint64_t)rows[j] == step)
-                j++;
+            const int64_t j = run_end(rows, i + 1, j_max, step);
             const int64_t n = (out + j * row_bytes - block + BLOCK - 1) / BLOCK;
             const char *const last = block + (n < room ? n : room) * BLOCK;
             /* row i's lanes from here on, row i + 1's from `next` bytes further */
