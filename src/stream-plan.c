@@ -440,8 +440,24 @@ static void fill_block_tables(const ndpad_plan *plan, ndpad_stream *stream, int6
     }
 }
 
-/* CONSTANT: the row masks (stream-plan.h) at `masks`, 2 * row_bytes of them. */
-static void fill_row_masks(ndpad_stream *stream, uint64_t *masks)
+/* Whether a CONSTANT plan with row masks also takes their expand entries (stream-plan.h):
+ * elements of whole 4-byte lanes. */
+static bool row_expand_fits(const ndpad_plan *plan)
+{
+    return plan->elem_size % 4 == 0;
+}
+
+/* The 4-byte lanes among a block's byte lanes `m` (each lane's four bits all set or clear). */
+static uint64_t dword_lanes(uint64_t m)
+{
+    uint64_t d = 0;
+    for (int k = 0; k < 16; k++) d |= ((m >> (4 * k)) & 1) << k;
+    return d;
+}
+
+/* CONSTANT: the row masks (stream-plan.h) at `masks`, 2 * row_bytes of them, then with
+ * `expand` row_bytes expand entries. */
+static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
 {
     const int64_t row_bytes = stream->row_bytes, left = stream->left_bytes;
     const int64_t interior_end = stream->interior_end;
@@ -451,6 +467,18 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks)
     }
     stream->masks = 2 * row_bytes;
     stream->row_masks = masks;
+    if (!expand) return;
+    uint64_t *entries = masks + 2 * row_bytes;
+    for (int64_t p = 0; p < row_bytes; p++) {
+        /* p is a multiple of 4 wherever the kernel reads the entry; the others are unused */
+        const uint64_t lanes = dword_lanes(masks[2 * p] | masks[2 * p + 1]);
+        const int64_t read = p < left ? 0 : p < interior_end ? p - left : interior_end - left;
+        const uint64_t count = (uint64_t)__builtin_popcountll(lanes);
+        const uint64_t load = count == 16 ? 0xffff : ((uint64_t)1 << count) - 1;
+        entries[p] = lanes | load << 16 | (uint64_t)read << 32;
+    }
+    stream->masks = 3 * row_bytes;
+    stream->row_expand = entries;
 }
 
 ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, const char *caller)
@@ -491,8 +519,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
-    const int64_t row_masks =
-        kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan) ? 2 * row_bytes : 0;
+    const int64_t row_masks = kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan)
+                                  ? (row_expand_fits(plan) ? 3 : 2) * row_bytes
+                                  : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
@@ -534,7 +563,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         fill_border_source(plan, row, source);
         stream->border_source = source;
     } else if (row_masks > 0) {
-        fill_row_masks(stream, (uint64_t *)(stream + 1)); /* a multiple of 8 bytes */
+        fill_row_masks(stream, (uint64_t *)(stream + 1), /* a multiple of 8 bytes */
+                       row_expand_fits(plan));
     } else if (!constant) {
         fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries,
                           has_seam ? &seam : NULL);
@@ -576,6 +606,7 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->right_mask = moved(stream->right_mask, stream, copy);
     copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
     copy->row_masks = moved(stream->row_masks, stream, copy);
+    copy->row_expand = moved(stream->row_expand, stream, copy);
     copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the

@@ -56,7 +56,8 @@ struct ndpad_stream {
      * mask: the lanes that are border bytes of that side; index: their window byte. */
     const uint8_t *left_index, *right_index; /* 64 bytes per entry                   */
     const uint64_t *left_mask, *right_mask;
-    int64_t masks; /* entries of left_mask, right_mask and seam_far_mask, or of row_masks */
+    int64_t masks; /* entries of left_mask, right_mask and seam_far_mask, or of row_masks
+                      and row_expand */
     /* BLOCKS, modes that read the input, rows of 64 bytes or more: every block that starts
      * in row i's left border or meets row i's end is one two-source permute (vpermt2b) of
      * two 64-byte windows: row i's at source byte tail_window (where its interior's source
@@ -95,6 +96,14 @@ struct ndpad_stream {
      * row i's interior and row_masks[2 * p + 1] those of row i + 1's (a block meets no third
      * row); every other lane is pad. NULL for other rows. */
     const uint64_t *row_masks;
+    /* With row_masks, elements of whole 4-byte lanes: for a block at row byte p (a multiple
+     * of 4) of row i, where rows i and i + 1 lie back to back in the input (row i + 1's
+     * interior source starts where row i's ends), the block's interior bytes are one run of
+     * the input: row_expand[p] has in bits 0-15 the 4-byte lanes they fill, in bits 16-31
+     * as many low lanes (the run's), and in bits 32-63 where the run starts, from row i's
+     * interior source. One masked load and one vpexpandd then assemble the block. NULL
+     * otherwise. */
+    const uint64_t *row_expand;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
      * the row lengths and count below. */

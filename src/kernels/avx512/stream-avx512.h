@@ -426,6 +426,11 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
     /* rows' offsets index this, as in seam_blocks */
     const char *copy_base = in + (st->src_interior - st->left_bytes);
     __asm__("" : "+r"(copy_base));
+    /* the expand entries' lanes are the elements' where the batch starts on a 4-byte
+     * boundary (blocks are 64-byte aligned) */
+    const bool expand = st->row_expand != NULL && ((uintptr_t)out & 3) == 0;
+    const char *const expand_base = in + st->src_interior;
+    const int64_t interior = st->interior_end - st->left_bytes;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     int64_t p = block - (out + i * row_bytes); /* the block's place in row i */
     while (block < stop) {
@@ -441,6 +446,22 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
             const int64_t j = run_end(rows, i + 1, j_max, step);
             const int64_t n = (out + j * row_bytes - block + BLOCK - 1) / BLOCK;
             const char *const last = block + (n < room ? n : room) * BLOCK;
+            if (expand && step == (uint64_t)interior) {
+                /* Rows back to back in the input: a block's interior bytes are one run of
+                 * it, one masked load expanded into the block's lanes (feature, 120-byte
+                 * rows, the kernel alone, one thread: 1.19 -> 1.11 of a memcpy). */
+                const char *src = expand_base + this_row;
+                const uint64_t *x = st->row_expand + p;
+                for (; block < last; block += BLOCK) {
+                    const uint64_t e = *x;
+                    const __m512i w =
+                        _mm512_maskz_loadu_epi32((__mmask16)(e >> 16), src + (e >> 32));
+                    put(block, _mm512_mask_expand_epi32(pad, (__mmask16)e, w), nontemporal);
+                    x += BLOCK, p += BLOCK;
+                    if (p >= row_bytes) src += interior, x -= row_bytes, p -= row_bytes, i++;
+                }
+                continue;
+            }
             /* row i's lanes from here on, row i + 1's from `next` bytes further */
             const char *src = copy_base + this_row + p;
             const int64_t next = (int64_t)step - row_bytes;
