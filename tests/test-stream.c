@@ -283,6 +283,9 @@ static void test_fixed_shapes(void **state)
         {1, 6, 12, 2, 2},
         {1, 7, 20, -3, -5},
         {2, 5, 5, 1, 1},
+        /* fp32 rows of 120 bytes back to back in the input (a 28 x 28 feature map's): the
+         * row masks' vpexpandd blocks, every phase of a row against the block grid */
+        {4, 17, 28, 1, 1},
     };
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;
