@@ -447,16 +447,15 @@ static bool row_expand_fits(const ndpad_plan *plan)
     return plan->elem_size % 4 == 0;
 }
 
-/* The 4-byte lanes among a block's byte lanes `m` (each lane's four bits all set or clear). */
-static uint64_t dword_lanes(uint64_t m)
+/* The row masks' entries of a CONSTANT plan: two a row byte, and with `expand` one more
+ * every 4 bytes. */
+static int64_t row_mask_entries(int64_t row_bytes, bool expand)
 {
-    uint64_t d = 0;
-    for (int k = 0; k < 16; k++) d |= ((m >> (4 * k)) & 1) << k;
-    return d;
+    return 2 * row_bytes + (expand ? row_bytes / 4 : 0);
 }
 
-/* CONSTANT: the row masks (stream-plan.h) at `masks`, 2 * row_bytes of them, then with
- * `expand` row_bytes expand entries. */
+/* CONSTANT: the row masks (stream-plan.h) at `masks`, then with `expand` the expand
+ * entries. */
 static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
 {
     const int64_t row_bytes = stream->row_bytes, left = stream->left_bytes;
@@ -465,19 +464,19 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
         masks[2 * p] = lane_range(left - p, interior_end - p);
         masks[2 * p + 1] = lane_range(row_bytes + left - p, row_bytes + interior_end - p);
     }
-    stream->masks = 2 * row_bytes;
+    stream->masks = row_mask_entries(row_bytes, expand);
     stream->row_masks = masks;
     if (!expand) return;
+    /* in 4-byte lanes: the row's bytes, its borders and elements are all multiples of 4 */
     uint64_t *entries = masks + 2 * row_bytes;
-    for (int64_t p = 0; p < row_bytes; p++) {
-        /* p is a multiple of 4 wherever the kernel reads the entry; the others are unused */
-        const uint64_t lanes = dword_lanes(masks[2 * p] | masks[2 * p + 1]);
-        const int64_t read = p < left ? 0 : p < interior_end ? p - left : interior_end - left;
-        const uint64_t count = (uint64_t)__builtin_popcountll(lanes);
-        const uint64_t load = count == 16 ? 0xffff : ((uint64_t)1 << count) - 1;
-        entries[p] = lanes | load << 16 | (uint64_t)read << 32;
+    const int64_t n = row_bytes / 4, lo = left / 4, hi = interior_end / 4;
+    for (int64_t q = 0; q < n; q++) {
+        const uint64_t lanes =
+            (lane_range(lo - q, hi - q) | lane_range(n + lo - q, n + hi - q)) & 0xffff;
+        const int64_t read = 4 * (q < lo ? 0 : q < hi ? q - lo : hi - lo);
+        const uint64_t load = ((uint64_t)1 << __builtin_popcountll(lanes)) - 1;
+        entries[q] = lanes | load << 16 | (uint64_t)read << 32;
     }
-    stream->masks = 3 * row_bytes;
     stream->row_expand = entries;
 }
 
@@ -519,8 +518,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     }
     if (!constant && kind == NDPAD_STREAM_ROWS) sources = (left + right) / es;
 
+    const bool row_expand = row_expand_fits(plan);
     const int64_t row_masks = kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan)
-                                  ? (row_expand_fits(plan) ? 3 : 2) * row_bytes
+                                  ? row_mask_entries(row_bytes, row_expand)
                                   : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
@@ -563,8 +563,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         fill_border_source(plan, row, source);
         stream->border_source = source;
     } else if (row_masks > 0) {
-        fill_row_masks(stream, (uint64_t *)(stream + 1), /* a multiple of 8 bytes */
-                       row_expand_fits(plan));
+        fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
     } else if (!constant) {
         fill_block_tables(plan, stream, left_window, right_window, left_entries, right_entries,
                           has_seam ? &seam : NULL);

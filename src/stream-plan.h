@@ -99,9 +99,9 @@ struct ndpad_stream {
     /* With row_masks, elements of whole 4-byte lanes: for a block at row byte p (a multiple
      * of 4) of row i, where rows i and i + 1 lie back to back in the input (row i + 1's
      * interior source starts where row i's ends), the block's interior bytes are one run of
-     * the input: row_expand[p] has in bits 0-15 the 4-byte lanes they fill, in bits 16-31
-     * as many low lanes (the run's), and in bits 32-63 where the run starts, from row i's
-     * interior source. One masked load and one vpexpandd then assemble the block. NULL
+     * the input: row_expand[p / 4] has in bits 0-15 the 4-byte lanes they fill, in bits
+     * 16-31 as many low lanes (the run's), and in bits 32-63 where the run starts, from row
+     * i's interior source. One masked load and one vpexpandd then assemble the block. NULL
      * otherwise. */
     const uint64_t *row_expand;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read

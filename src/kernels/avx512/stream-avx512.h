@@ -451,14 +451,14 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
                  * it, one masked load expanded into the block's lanes (feature, 120-byte
                  * rows, the kernel alone, one thread: 1.19 -> 1.11 of a memcpy). */
                 const char *src = expand_base + this_row;
-                const uint64_t *x = st->row_expand + p;
+                const uint64_t *x = st->row_expand + p / 4;
                 for (; block < last; block += BLOCK) {
                     const uint64_t e = *x;
                     const __m512i w =
                         _mm512_maskz_loadu_epi32((__mmask16)(e >> 16), src + (e >> 32));
                     put(block, _mm512_mask_expand_epi32(pad, (__mmask16)e, w), nontemporal);
-                    x += BLOCK, p += BLOCK;
-                    if (p >= row_bytes) src += interior, x -= row_bytes, p -= row_bytes, i++;
+                    x += BLOCK / 4, p += BLOCK;
+                    if (p >= row_bytes) src += interior, x -= row_bytes / 4, p -= row_bytes, i++;
                 }
                 continue;
             }
