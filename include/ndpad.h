@@ -197,7 +197,9 @@ typedef enum ndpad_isa {
     NDPAD_ISA_AVX2 = 2,
     NDPAD_ISA_AVX512 = 3, /**< AVX-512 F, BW and VL                       */
     NDPAD_ISA_NEON = 4,
-    NDPAD_ISA_AVX512_VBMI = 5 /**< AVX-512 plus VBMI: vpermb reverses bytes  */
+    NDPAD_ISA_AVX512_VBMI = 5, /**< AVX-512 plus VBMI: vpermb reverses bytes */
+    NDPAD_ISA_AVX512_VBMI2 = 6 /**< plus VBMI2 and POPCNT: vpexpandb spreads the
+                                    input over constant-padded planes       */
 } ndpad_isa;
 
 /** Options of ndpad_plan_create(). Initialise with ndpad_options_init() (or zero it: all
@@ -282,8 +284,8 @@ NDPAD_API size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t s
 /** ndpad_plan_isa() : the instruction-set level the plan's kernels use (never AUTO). */
 NDPAD_API ndpad_isa ndpad_plan_isa(const ndpad_plan *plan);
 
-/** ndpad_isa_name() : "auto", "scalar", "avx2", "avx512", "neon", "avx512vbmi", or
- *  "unknown". The names are the values NDPAD_ISA accepts. */
+/** ndpad_isa_name() : "auto", "scalar", "avx2", "avx512", "neon", "avx512vbmi",
+ *  "avx512vbmi2", or "unknown". The names are the values NDPAD_ISA accepts. */
 NDPAD_API const char *ndpad_isa_name(ndpad_isa isa);
 
 /** Where a plan's tile shape came from (ndpad_plan_info.tile_source). */

@@ -49,6 +49,9 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
         const char *const kernel = plan->stream->kernel_name;
         if (!ndpad_stream_takes(plan))
             put(&t, "output stream: not taken (the tiles ask for the row executor)\n");
+        else if (plan->stream->kind == NDPAD_STREAM_PLANES)
+            put(&t, "output stream: %s, planes of %lld rows (%lld bytes) expanded from the input\n",
+                kernel, (long long)plan->stream->plane_rows, (long long)plan->stream->plane_bytes);
         else if (plan->stream->row_list != NULL)
             put(&t, "output stream: %s, the rows' source offsets held by the plan (%lld KiB)\n",
                 kernel, (long long)((plan->rows * (int64_t)sizeof(int64_t) + 1023) / 1024));

@@ -291,6 +291,78 @@ static void short_group(const ndpad_plan *plan, ndpad_stream *stream)
     }
 }
 
+/* PLANES (stream-plan.h): whether a CONSTANT plan copies a whole dense input, in order (no
+ * crop, no interior padding), into planes of at most NDPAD_STREAM_MAX_PLANE_BYTES of rows
+ * under NDPAD_STREAM_MAX_PLANE_ROW_BYTES; *rows_per_plane and *axis (the outermost padded
+ * axis, where a plane starts) then. */
+static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis)
+{
+    if (plan->mode != NDPAD_CONSTANT || plan->in_offset != 0 ||
+        plan->row_bytes >= NDPAD_STREAM_MAX_PLANE_ROW_BYTES)
+        return false;
+    int64_t stride = (int64_t)plan->elem_size;
+    int32_t a = -1;
+    for (int32_t k = plan->ndim - 1; k >= 0; k--) {
+        const ndpad_dim *x = &plan->dim[k];
+        if (x->r != 0 || x->copy_begin != x->b || x->b < 0 || x->copy_end - x->b != x->d ||
+            x->in_stride != stride)
+            return false;
+        if (x->n != x->d) a = k;
+        if (k > 0 && ndpad_mul_overflows(stride, x->d, &stride)) return false;
+    }
+    if (a < 0) return false;
+    int64_t rows = 1;
+    for (int32_t k = a; k + 1 < plan->ndim; k++) {
+        rows *= plan->dim[k].n;
+        if (rows * plan->row_bytes > NDPAD_STREAM_MAX_PLANE_BYTES) return false;
+    }
+    *rows_per_plane = rows;
+    *axis = a;
+    return true;
+}
+
+/* PLANES: the tables at `tables` (stream-plan.h): which rows of a plane read the input
+ * (their index along the axes from `axis` on inside the copy range), then every block
+ * position's interior lanes, one shift from the last. */
+static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
+                        int32_t axis, uint64_t *tables)
+{
+    const int64_t row_bytes = stream->row_bytes, plane = rows_per_plane * row_bytes;
+    const int64_t interior = stream->interior_end - stream->left_bytes;
+    int64_t *in_before = (int64_t *)(tables + plane);
+    in_before[0] = 0;
+    for (int64_t j = 0; j < rows_per_plane; j++) {
+        bool input = true;
+        int64_t t = j;
+        for (int32_t k = plan->ndim - 2; k >= axis; k--) {
+            const ndpad_dim *x = &plan->dim[k];
+            const int64_t o = t % x->n;
+            t /= x->n;
+            input = input && o >= x->copy_begin && o < x->copy_end;
+        }
+        in_before[j + 1] = in_before[j] + (input ? interior : 0);
+    }
+    uint8_t interior_byte[NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK];
+    for (int64_t x = 0; x < plane + NDPAD_STREAM_BLOCK; x++) {
+        const int64_t j = x % plane / row_bytes, q = x % row_bytes;
+        interior_byte[x] =
+            in_before[j + 1] > in_before[j] && q >= stream->left_bytes && q < stream->interior_end;
+    }
+    uint64_t m = 0;
+    for (int64_t l = NDPAD_STREAM_BLOCK - 1; l >= 0; l--) m = m << 1 | interior_byte[l];
+    for (int64_t f = 0; f < plane; f++) {
+        tables[f] = m;
+        m = m >> 1 | (uint64_t)interior_byte[f + NDPAD_STREAM_BLOCK] << 63;
+    }
+    stream->plane_bytes = plane;
+    stream->plane_rows = rows_per_plane;
+    stream->plane_in_bytes = in_before[rows_per_plane];
+    stream->plane_source = stream->src_interior;
+    stream->plane_step = NDPAD_STREAM_BLOCK % plane;
+    stream->plane_masks = tables;
+    stream->plane_in_before = in_before;
+}
+
 /* Whether a CONSTANT plan's rows are of the lengths the row masks serve (stream-plan.h),
  * where its level has a BLOCKS kernel. */
 static bool row_mask_rows(const ndpad_plan *plan)
@@ -315,6 +387,14 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_ki
     const ndpad_stream_kind blocks =
         plan->mode == NDPAD_CONSTANT ? NDPAD_STREAM_BLOCKS_CONSTANT : NDPAD_STREAM_BLOCKS;
     const bool has_blocks = plan->kernels->stream[blocks] != NULL;
+    /* short CONSTANT rows of a dense input: a block of their planes at a time */
+    int64_t rows_per_plane;
+    int32_t axis;
+    if (plan->kernels->stream[NDPAD_STREAM_PLANES] != NULL &&
+        plane_rows(plan, &rows_per_plane, &axis)) {
+        *kind = NDPAD_STREAM_PLANES;
+        return true;
+    }
     /* one permutation a row beats every other way, in every mode */
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS] != NULL &&
@@ -522,18 +602,25 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const int64_t row_masks = kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan)
                                   ? row_mask_entries(row_bytes, row_expand)
                                   : 0;
+    int64_t rows_per_plane = 0, plane_tables = 0;
+    int32_t plane_axis = 0;
+    if (kind == NDPAD_STREAM_PLANES) {
+        (void)plane_rows(plan, &rows_per_plane, &plane_axis); /* fits: choose_kernel asked */
+        plane_tables = rows_per_plane * row_bytes + rows_per_plane + 1;
+    }
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
-        (size_t)seam_index_lines * NDPAD_STREAM_BLOCK + (size_t)row_masks * sizeof(uint64_t) +
+        (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
+        (size_t)(row_masks + plane_tables) * sizeof(uint64_t) +
         (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
         (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
     const size_t list_at = (table_bytes + 7) & ~(size_t)7;
-    const bool row_list = plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
-                          row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES &&
-                          row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
+    const bool row_list =
+        kind != NDPAD_STREAM_PLANES && plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
+        row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES && row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
     const size_t bytes = row_list ? list_at + (size_t)plan->rows * sizeof(int64_t) : table_bytes;
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
@@ -562,6 +649,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
         fill_border_source(plan, row, source);
         stream->border_source = source;
+    } else if (kind == NDPAD_STREAM_PLANES) {
+        fill_planes(plan, stream, rows_per_plane, plane_axis, (uint64_t *)(stream + 1));
     } else if (row_masks > 0) {
         fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
     } else if (!constant) {
@@ -606,6 +695,8 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
     copy->row_masks = moved(stream->row_masks, stream, copy);
     copy->row_expand = moved(stream->row_expand, stream, copy);
+    copy->plane_masks = moved(stream->plane_masks, stream, copy);
+    copy->plane_in_before = moved(stream->plane_in_before, stream, copy);
     copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the

@@ -104,6 +104,17 @@ struct ndpad_stream {
      * i's interior source. One masked load and one vpexpandd then assemble the block. NULL
      * otherwise. */
     const uint64_t *row_expand;
+    /* PLANES (CONSTANT, the whole input copied from a dense buffer, no interior padding):
+     * the output's interior bytes, in output order, are the input's, in order, from
+     * plane_source on. The output repeats every plane_bytes bytes (plane_rows rows: the
+     * padded axes below the outermost one), each plane reading plane_in_bytes of the input.
+     * plane_masks[f] has the lanes of a block starting at byte f of a plane that are
+     * interior (a block may reach into the next plane); plane_in_before[j] the input bytes
+     * of the plane's rows before row j (j <= plane_rows); plane_step = 64 mod plane_bytes,
+     * how far the next block starts in the plane. */
+    int64_t plane_bytes, plane_rows, plane_in_bytes, plane_source, plane_step;
+    const uint64_t *plane_masks;
+    const int64_t *plane_in_before;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
      * the row lengths and count below. */
@@ -137,6 +148,13 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
  * 160 B 2.1 -> 1.3, 256 B 1.35 -> 1.2, 392 B 1.31 -> 1.16, 448 B 1.23 -> 1.13, 504 B 1.20 ->
  * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
 #define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
+
+/* CONSTANT planes of at most this many bytes (their mask table 8 bytes a plane byte, kept
+ * in L1) with rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES take the PLANES kernel where the
+ * level has one: a row of 48 bytes or more costs SHORT_ROWS and the BLOCKS kernels less
+ * than a block does PLANES. */
+#define NDPAD_STREAM_MAX_PLANE_BYTES     2048
+#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES 48
 
 /* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
  * the output's bytes; listing the rows per tile cost small outputs more than their copy,

@@ -775,7 +775,7 @@ static void options_negative_tile_cols_is_options_error(void **state)
 static void options_isa_not_an_ndpad_isa_is_options_error(void **state)
 {
     (void)state;
-    const int32_t bad[] = {-1, 6, 99};
+    const int32_t bad[] = {-1, 7, 99};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ndpad_options o;
         ndpad_options_init(&o);

@@ -81,6 +81,8 @@ static bool built_with(ndpad_isa isa)
         if (ndpad_filler_list[k].isa == isa) return true;
     for (size_t k = 0; k < ndpad_copy_list_count; k++)
         if (ndpad_copy_list[k].isa == isa) return true;
+    for (size_t k = 0; k < ndpad_stream_list_count; k++)
+        if (ndpad_stream_list[k].isa == isa) return true;
     return false;
 }
 
@@ -375,6 +377,7 @@ static void isa_names_are_the_documented_ones(void **state)
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512), "avx512");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_NEON), "neon");
     assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512_VBMI), "avx512vbmi");
+    assert_string_equal(ndpad_isa_name(NDPAD_ISA_AVX512_VBMI2), "avx512vbmi2");
     assert_string_equal(ndpad_isa_name((ndpad_isa)first_non_level()), "unknown");
     assert_string_equal(ndpad_isa_name((ndpad_isa)-1), "unknown");
     for (int k = 0; k < LEVEL_COUNT; k++)

@@ -548,6 +548,8 @@ static bool isa_listed(ndpad_isa isa)
         if (fillers[k].isa == isa) return true;
     for (int k = 0; k < COPY_COUNT; k++)
         if (copies[k].isa == isa) return true;
+    for (size_t k = 0; k < ndpad_stream_list_count; k++)
+        if (ndpad_stream_list[k].isa == isa) return true;
     return false;
 }
 

@@ -307,6 +307,45 @@ static void test_fixed_shapes(void **state)
     }
 }
 
+/* CONSTANT planes of a dense input (CNN feature maps of 7 x 7 to 14 x 14 and smaller, in
+ * every element size): the PLANES kernel's blocks meet rows, pad rows and planes at every
+ * phase; batches start inside a plane (tiles of a few rows, two threads) and at every
+ * output offset of a cache line, with the input's end or start against a PROT_NONE page. */
+static void test_planes(void **state)
+{
+    (void)state;
+    rng r = {777};
+    typedef struct {
+        size_t es;
+        int64_t c, h, w, begin[3], end[3];
+    } plane_case;
+    static const plane_case cases[] = {
+        {4, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},   {2, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
+        {1, 21, 7, 7, {0, 1, 1}, {0, 1, 1}},  {8, 5, 3, 2, {0, 1, 1}, {0, 1, 1}},
+        {1, 7, 14, 14, {0, 2, 0}, {0, 0, 3}}, {2, 6, 5, 9, {1, 0, 2}, {2, 1, 0}},
+        {1, 40, 1, 9, {0, 0, 3}, {0, 0, 4}},  {4, 3, 4, 5, {2, 2, 2}, {2, 2, 2}},
+    };
+    for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+        if (!isa_available(isas[i])) continue;
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+            const plane_case *pc = &cases[c];
+            const int64_t shape[3] = {pc->c, pc->h, pc->w};
+            unsigned char value[8] = {0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x17, 0x28};
+            const ndpad_problem p = {.rank = 3,
+                                     .mode = NDPAD_CONSTANT,
+                                     .elem_size = pc->es,
+                                     .shape = shape,
+                                     .pads_begin = pc->begin,
+                                     .pads_end = pc->end,
+                                     .pad_value = value};
+            for (size_t shift = 0; shift < 64; shift += pc->es) {
+                check(&p, isas[i], 1, 0, shift, shift % 2 == 0, &r);
+                check(&p, isas[i], 2, pick(&r, 1, 5), shift, shift % 2 != 0, &r);
+            }
+        }
+    }
+}
+
 /* The same with the vector kernel on rows of any length (NDPAD_STREAM=always). */
 static void test_vector_kernel_any_row(void **state)
 {
@@ -359,11 +398,9 @@ static void test_every_stream_kernel_ran(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixed_shapes),
-        cmocka_unit_test(test_random_seams),
-        cmocka_unit_test(test_vector_kernel_any_row),
-        cmocka_unit_test(test_reference_kernel),
-        cmocka_unit_test(test_every_stream_kernel_ran),
+        cmocka_unit_test(test_fixed_shapes),     cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_random_seams),     cmocka_unit_test(test_vector_kernel_any_row),
+        cmocka_unit_test(test_reference_kernel), cmocka_unit_test(test_every_stream_kernel_ran),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

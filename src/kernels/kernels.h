@@ -49,6 +49,9 @@ typedef enum ndpad_stream_kind {
     NDPAD_STREAM_SHORT_ROWS,    /* rows of at most 64 bytes, each one permutation of a
                                    source window (the byte map); a level may have none */
     NDPAD_STREAM_SHORT_ROWS_16, /* the same for rows and windows of at most 16 bytes */
+    NDPAD_STREAM_PLANES,        /* CONSTANT, a dense input: each block the input's next
+                                   bytes spread over its lanes by the plane's byte mask
+                                   (rows[0] is the batch's first row, stream-plan.h) */
     NDPAD_STREAM_KIND_COUNT
 } ndpad_stream_kind;
 
