@@ -16,8 +16,8 @@
  *                                        and one pad row above and below, constant / reflect
  *   class/<name>-<mode>/threads:N        the standard cases of bench/standard-cases.c (conv
  *                                        in every mode, image, nhwc, ov-small, feature,
- *                                        channel, and issue 13's volume, long, crop-pad, u8,
- *                                        fp16, 5d),
+ *                                        fmap-u8, fmap-fp16, channel, and issue 13's volume,
+ *                                        long, crop-pad, u8, fp16, 5d),
  *                                        but the in-place and the large ones
  *   oneshot/<name>                       ndpad_pad() of small outputs (planning included)
  *                                        against plan-once ndpad_execute()

@@ -1,8 +1,8 @@
 /* The standard cases (see standard-cases.h). Targets (issues 5 and 13): time / memcpy's at
  * most 1.05 for CONSTANT and 1.10 for the other modes where the output is 1 MB or more; 1.20
- * below (ov-small, nhwc, feature); in place, the borders alone within a tenth of copying the whole
- * output. The weak shapes of issue 13 (volume, long, crop-pad, u8, fp16, 5d) and the large
- * outputs of issue 14 are cases like the others. */
+ * below (ov-small, nhwc, feature, fmap-u8, fmap-fp16); in place, the borders alone within a
+ * tenth of copying the whole output. The weak shapes of issue 13 (volume, long, crop-pad,
+ * u8, fp16, 5d) and the large outputs of issue 14 are cases like the others. */
 #include "standard-cases.h"
 
 #include "ndpad.h"
@@ -35,6 +35,14 @@ const standard_case standard_cases[] = {
     {.group = "feature", .name = "feature", .mode = NDPAD_CONSTANT, .rank = 4, .elem_size = 4,
      .shape = {1, 128, 28, 28}, .pads_begin = {0, 0, 1, 1}, .pads_end = {0, 0, 1, 1},
      .tuned = true, .target_vs_memcpy = 1.20},
+    /* small feature maps of quantised and half-precision CNNs: 16- and 18-byte rows, a pad
+     * row above and below every plane */
+    {.group = "fmap-u8", .name = "fmap-u8", .mode = NDPAD_CONSTANT, .rank = 4, .elem_size = 1,
+     .shape = {1, 256, 14, 14}, .pads_begin = {0, 0, 1, 1}, .pads_end = {0, 0, 1, 1},
+     .tuned = true, .target_vs_memcpy = 1.20},
+    {.group = "fmap-fp16", .name = "fmap-fp16", .mode = NDPAD_CONSTANT, .rank = 4,
+     .elem_size = 2, .shape = {1, 512, 7, 7}, .pads_begin = {0, 0, 1, 1},
+     .pads_end = {0, 0, 1, 1}, .tuned = true, .target_vs_memcpy = 1.20},
     {.group = "channel", .name = "channel", .mode = NDPAD_CONSTANT, .rank = 4, .elem_size = 4,
      .shape = {8, 64, 56, 56}, .pads_begin = {0, 0, 0, 0}, .pads_end = {0, 64, 0, 0},
      .tuned = true, .target_vs_memcpy = 1.05},

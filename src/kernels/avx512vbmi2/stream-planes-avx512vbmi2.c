@@ -15,9 +15,10 @@
 
 /* The block at `block`, at byte `f` of its plane, `lanes` of it in the batch (interior or
  * pad), from the input at `src`: the input bytes it took. */
-static inline __attribute__((always_inline)) int64_t
-put_partial(const ndpad_stream *st, char *block, int64_t f, uint64_t lanes, const char *src,
-            __m512i pad)
+static inline __attribute__((always_inline)) int64_t put_partial(const ndpad_stream *st,
+                                                                 char *block, int64_t f,
+                                                                 uint64_t lanes, const char *src,
+                                                                 __m512i pad)
 {
     const uint64_t m = st->plane_masks[f] & lanes;
     _mm512_mask_storeu_epi8(block, lanes, _mm512_mask_expandloadu_epi8(pad, m, src));
@@ -25,9 +26,9 @@ put_partial(const ndpad_stream *st, char *block, int64_t f, uint64_t lanes, cons
 }
 
 /* The blocks of `count` rows at `out`, starting at row `first` of the output. */
-static inline __attribute__((always_inline)) void
-planes(const ndpad_stream *st, const char *in, int64_t first, int64_t count, char *out,
-       bool nontemporal)
+static inline __attribute__((always_inline)) void planes(const ndpad_stream *st, const char *in,
+                                                         int64_t first, int64_t count, char *out,
+                                                         bool nontemporal)
 {
     const int64_t plane_rows = st->plane_rows, plane = st->plane_bytes, step = st->plane_step;
     const uint64_t *const masks = st->plane_masks;
@@ -42,8 +43,8 @@ planes(const ndpad_stream *st, const char *in, int64_t first, int64_t count, cha
     const __m512i pad =
         _mm512_loadu_si512((const void *)(st->pad + (64 - (out - block)) % st->elem_size));
     if (block < out) {
-        const uint64_t lanes = ndpad_stream_lanes_below(end - block) &
-                               ~ndpad_stream_lanes_below(out - block);
+        const uint64_t lanes =
+            ndpad_stream_lanes_below(end - block) & ~ndpad_stream_lanes_below(out - block);
         src += put_partial(st, block, f, lanes, src, pad);
         block += NDPAD_STREAM_BLOCK;
         f += step;
