@@ -7,7 +7,9 @@
 Left: the row-length sweep (16 MiB of output, rows 16 B .. 64 KiB), time / memcpy time
 against row bytes, one line per mode and thread count, back-to-back (solid) and
 interleaved with memcpy (dashed). Right: the shape classes, back-to-back ratio per class
-and thread count (and the baseline's, when given). A table of every case is printed too.
+and thread count (and the baseline's, when given). A table of every case is printed too,
+then each class's target (bench/standard-cases.c, carried in the JSON) checked both ways:
+back-to-back and interleaved. Targets are reported, never enforced (exit status 0).
 """
 import argparse
 import json
@@ -39,6 +41,26 @@ def sweep_lines(runs):
     return {k: sorted(v) for k, v in lines.items()}
 
 
+def print_targets(runs):
+    """Each class's target against its back-to-back and interleaved ratios."""
+    rows = [(n, b) for n, b in sorted(runs.items()) if b.get("target_vs_memcpy")]
+    if not rows:
+        return
+    print()
+    print("Targets, both ways (back-to-back calls, and calls interleaved with memcpy):")
+    met = {"b2b": 0, "interleaved": 0}
+    for name, b in rows:
+        limit = b["target_vs_memcpy"]
+        marks = []
+        for way, key in (("b2b", "vs_memcpy_b2b"), ("interleaved", "vs_memcpy_interleaved")):
+            ok = b[key] <= limit + 5e-3  # the table's two decimals
+            met[way] += ok
+            marks.append("%s %s %.2f" % (way, "ok  " if ok else "MISS", b[key]))
+        print("  %-40s <= %.2f   %s" % (name[len("class/"):], limit, "   ".join(marks)))
+    print("  back-to-back: %d of %d targets met; interleaved: %d of %d" %
+          (met["b2b"], len(rows), met["interleaved"], len(rows)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("json")
@@ -55,6 +77,8 @@ def main():
         extra = f"  {base[name]['vs_memcpy_b2b']:8.2f}" if name in base else ""
         print(f"{name:44} {b['us']:10.1f} {b['vs_memcpy_b2b']:6.2f} "
               f"{b['vs_memcpy_interleaved']:6.2f}{extra}")
+
+    print_targets(runs)
 
     import matplotlib
     matplotlib.use("Agg")
