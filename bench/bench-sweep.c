@@ -22,13 +22,14 @@
  *   oneshot/<name>                       ndpad_pad() of small outputs (planning included)
  *                                        against plan-once ndpad_execute()
  *
- * Plans are made once with options.threads = N (1 and 2, or NDPAD_BENCH_THREADS) and the
- * heuristic tile; memcpy splits the bytes over an OpenMP team of the threads the plan runs on
- * (N, or 1 for the outputs the planner keeps on the calling thread). Counters: us
- * (median case time per call, back-to-back), memcpy_us, vs_memcpy_b2b,
- * vs_memcpy_interleaved, row_bytes, out_MB, and for the classes target_vs_memcpy (the
- * standard case's target, which ci/bench-sweep.py checks both ways). ci/bench-sweep.py draws sweep.png from
- * --benchmark_format=json output. Exit status 1 when a flag is unknown or an ndpad call
+ * Plans are made once with options.threads = N (1 and 2, or NDPAD_BENCH_THREADS): the
+ * classes with the wisdom where there is one (the default tuning, as ndpad-bench's table),
+ * the rest with the heuristic tile; memcpy splits the bytes over an OpenMP team of the
+ * threads the plan runs on (N, or 1 for the outputs the planner keeps on the calling
+ * thread). Counters: us (median case time per call, back-to-back), memcpy_us,
+ * vs_memcpy_b2b, vs_memcpy_interleaved, row_bytes, out_MB, and for the classes
+ * target_vs_memcpy (the standard case's target, which ci/bench-sweep.py checks both ways).
+ * ci/bench-sweep.py draws sweep.png from --benchmark_format=json output. Exit status 1 when a flag is unknown or an ndpad call
  * failed (ctest's bench-sweep-smoke relies on it).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -63,6 +64,7 @@ typedef struct bench_case {
     bool oneshot;
     int64_t row_bytes;
     double target; /* time / memcpy's the case should stay within (0: none) */
+    bool tuned;    /* a standard case: planned with the wisdom */
 } bench_case;
 
 static int failures; /* runs with a failed ndpad call: the exit status */
@@ -126,7 +128,9 @@ static void run_case(gbench_state *state, void *arg)
     ndpad_options options;
     ndpad_options_init(&options);
     options.threads = c->threads;
-    options.tuning = NDPAD_TUNING_HEURISTIC;
+    /* the classes as users plan them (the wisdom, where ndpad-tune left one, as in
+     * ndpad-bench's table); the sweep's rows with the planner's own tiles */
+    options.tuning = c->tuned ? NDPAD_TUNING_CACHE : NDPAD_TUNING_HEURISTIC;
     ndpad_plan *plan = NULL;
     if (ndpad_plan_create(&p, &options, &plan) != NDPAD_OK) {
         failures++;
@@ -264,9 +268,10 @@ int main(int argc, char **argv)
             if (c->inplace || c->large) continue;
             char name[64];
             snprintf(name, sizeof(name), "class/%s-%s", c->name, ndpad_mode_name(c->mode));
-            add(name, threads[t], c->mode, c->elem_size, c->rank, c->shape, c->pads_begin,
-                c->pads_end)
-                ->target = c->target_vs_memcpy;
+            bench_case *b = add(name, threads[t], c->mode, c->elem_size, c->rank, c->shape,
+                                c->pads_begin, c->pads_end);
+            b->target = c->target_vs_memcpy;
+            b->tuned = true;
         }
     }
     /* Small outputs, one thread: planning on every call against a plan made once. */
