@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "checked.h"
 #include "isa-slots.h"
+#include "isa.h"
 #include "row-list.h"
 #include "stream-plan.h"
 
@@ -291,14 +292,23 @@ static void short_group(const ndpad_plan *plan, ndpad_stream *stream)
     }
 }
 
+/* The PLANES kernel's lane (stream-plan.h): 1 byte on levels that expand bytes (AVX-512
+ * VBMI2's vpexpandb), else 4 (AVX-512 F's vpexpandd). */
+static int64_t plane_lane(const ndpad_plan *plan)
+{
+    return ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI2) ? 1 : 4;
+}
+
 /* PLANES (stream-plan.h): whether a CONSTANT plan copies a whole dense input, in order (no
  * crop, no interior padding), into planes of at most NDPAD_STREAM_MAX_PLANE_BYTES of rows
- * under NDPAD_STREAM_MAX_PLANE_ROW_BYTES; *rows_per_plane and *axis (the outermost padded
- * axis, where a plane starts) then. */
+ * under NDPAD_STREAM_MAX_PLANE_ROW_BYTES, in elements of whole lanes of its level's
+ * kernel; *rows_per_plane and *axis (the outermost padded axis, where a plane starts)
+ * then. */
 static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis)
 {
     if (plan->mode != NDPAD_CONSTANT || plan->in_offset != 0 ||
-        plan->row_bytes >= NDPAD_STREAM_MAX_PLANE_ROW_BYTES)
+        plan->row_bytes >= NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES ||
+        (int64_t)plan->elem_size % plane_lane(plan) != 0)
         return false;
     int64_t stride = (int64_t)plan->elem_size;
     int32_t a = -1;
@@ -316,6 +326,9 @@ static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t 
         rows *= plan->dim[k].n;
         if (rows * plan->row_bytes > NDPAD_STREAM_MAX_PLANE_BYTES) return false;
     }
+    if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE_ROW_BYTES &&
+        rows * plan->row_bytes > NDPAD_STREAM_MAX_SMALL_PLANE_BYTES)
+        return false;
     *rows_per_plane = rows;
     *axis = a;
     return true;
@@ -350,8 +363,16 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
     }
     uint64_t m = 0;
     for (int64_t l = NDPAD_STREAM_BLOCK - 1; l >= 0; l--) m = m << 1 | interior_byte[l];
+    const bool lanes_of_4 = plane_lane(plan) == 4;
     for (int64_t f = 0; f < plane; f++) {
         tables[f] = m;
+        if (lanes_of_4) {
+            /* the block's 4-byte lanes, and the input bytes they take (elements are whole
+             * lanes: a lane is interior or pad whole) */
+            uint64_t lanes = 0;
+            for (int k = 0; k < NDPAD_STREAM_BLOCK / 4; k++) lanes |= (m >> (4 * k) & 1) << k;
+            tables[f] = lanes | (uint64_t)(4 * __builtin_popcountll(lanes)) << 16;
+        }
         m = m >> 1 | (uint64_t)interior_byte[f + NDPAD_STREAM_BLOCK] << 63;
     }
     stream->plane_bytes = plane;

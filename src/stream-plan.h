@@ -109,7 +109,9 @@ struct ndpad_stream {
      * plane_source on. The output repeats every plane_bytes bytes (plane_rows rows: the
      * padded axes below the outermost one), each plane reading plane_in_bytes of the input.
      * plane_masks[f] has the lanes of a block starting at byte f of a plane that are
-     * interior (a block may reach into the next plane); plane_in_before[j] the input bytes
+     * interior (a block may reach into the next plane): its 64 bytes on levels that expand
+     * bytes, else (elements of whole 4-byte lanes) its 16 lanes in bits 0-15 and the input
+     * bytes they take in bits 16-31; plane_in_before[j] the input bytes
      * of the plane's rows before row j (j <= plane_rows); plane_step = 64 mod plane_bytes,
      * how far the next block starts in the plane. */
     int64_t plane_bytes, plane_rows, plane_in_bytes, plane_source, plane_step;
@@ -150,11 +152,17 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 #define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
 
 /* CONSTANT planes of at most this many bytes (their mask table 8 bytes a plane byte, kept
- * in L1) with rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES take the PLANES kernel where the
- * level has one: a row of 48 bytes or more costs SHORT_ROWS and the BLOCKS kernels less
- * than a block does PLANES. */
-#define NDPAD_STREAM_MAX_PLANE_BYTES     2048
-#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES 48
+ * in L1) with rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES, or of at most ..._SMALL_PLANE_BYTES
+ * with rows under ..._SMALL_PLANE_ROW_BYTES, take the PLANES kernel where the level has one.
+ * Against SHORT_ROWS (VBMI), one thread, back to back, ratio to a memcpy: 64 x 30 x 30
+ * uint8 (32-byte rows, 1 KiB planes) 2.1 -> 1.3, 64 x 40 x 40 uint8 (42 B, 1.7 KiB) 1.8 ->
+ * 1.5, 64 x 12 x 12 fp32 (56 B, 784 B) 1.11 -> 1.01, 256 x 14 x 14 fp32 (64 B, 1 KiB) 0.98
+ * -> 0.91; against the row masks, 512 x 7 x 7 fp64 (72 B, 648 B) 1.06 -> 0.98; but 64 x 28 x
+ * 28 fp16 (60 B rows, 1.8 KiB planes) 1.12 -> 1.41, and 14 x 14 fp64 (128 B rows) even. */
+#define NDPAD_STREAM_MAX_PLANE_BYTES           2048
+#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES       48
+#define NDPAD_STREAM_MAX_SMALL_PLANE_BYTES     1024
+#define NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES 128
 
 /* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
  * the output's bytes; listing the rows per tile cost small outputs more than their copy,
