@@ -32,6 +32,17 @@ typedef void (*ndpad_stream_fn)(const ndpad_stream *stream, const char *in, cons
 
 #define NDPAD_STREAM_PAD_ROW INT64_MIN
 
+/* Defines the stream kernel `name`, built for `isa_target` (a target attribute), as a call of
+ * `body` with its arguments: one line for each level that stamps a kernel body shared
+ * between levels (a header of the body, included with that level's settings). */
+#define NDPAD_STREAM_KERNEL(name, isa_target, body)                                                \
+    __attribute__((target(isa_target))) void name(const ndpad_stream *st, const char *in,          \
+                                                  const int64_t *rows, int64_t count, char *out,   \
+                                                  bool nontemporal)                                \
+    {                                                                                              \
+        body(st, in, rows, count, out, nontemporal);                                               \
+    }
+
 /* The source row of output row k of a list, or NULL for a row of pad value. */
 static inline const char *ndpad_stream_source(const char *in, const int64_t *rows, int64_t k)
 {

@@ -3,9 +3,4 @@
 #define STREAM_BORDERS 0
 #include "kernels/avx512/stream-avx512.h"
 
-__attribute__((target(STREAM_TARGET))) void
-ndpad_stream_blocks_constant__avx512(const ndpad_stream *st, const char *in, const int64_t *rows,
-                                     int64_t count, char *out, bool nontemporal)
-{
-    stream_rows(st, in, rows, count, out, nontemporal);
-}
+NDPAD_STREAM_KERNEL(ndpad_stream_blocks_constant__avx512, STREAM_TARGET, stream_rows)

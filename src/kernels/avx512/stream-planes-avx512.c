@@ -4,9 +4,4 @@
 #define PLANES_LANE   4
 #include "kernels/avx512/stream-planes-avx512.h"
 
-__attribute__((target(PLANES_TARGET))) void
-ndpad_stream_planes__avx512(const ndpad_stream *st, const char *in, const int64_t *rows,
-                            int64_t count, char *out, bool nontemporal)
-{
-    planes_kernel(st, in, rows, count, out, nontemporal);
-}
+NDPAD_STREAM_KERNEL(ndpad_stream_planes__avx512, PLANES_TARGET, planes_kernel)
