@@ -2,7 +2,8 @@
 """Draw sweep.png from ndpad-bench-sweep's JSON (--benchmark_format=json).
 
     ndpad-bench-sweep --benchmark_format=json --benchmark_out=sweep.json
-    python3 ci/bench-sweep.py sweep.json [--out sweep.png] [--baseline old.json]
+    python3 ci/bench-sweep.py sweep.json [more.json ...] [--out sweep.png]
+                              [--baseline old.json]
 
 Left: the row-length sweep (16 MiB of output, rows 16 B .. 64 KiB), time / memcpy time
 against row bytes, one line per mode and thread count, back-to-back (solid) and
@@ -17,16 +18,23 @@ import re
 import sys
 
 
-def load(path):
-    """{name without /manual_time: counters} of the plain (not aggregate) runs."""
-    with open(path) as f:
-        data = json.load(f)
-    runs = {}
-    for b in data.get("benchmarks", []):
-        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
-            continue
-        name = re.sub(r"/manual_time$", "", b["name"])
-        runs[name] = b
+def load(paths):
+    """{name without /manual_time: counters} of the runs of every JSON file: a benchmark run
+    with --benchmark_repetitions gives its median aggregate (Google Benchmark's median of
+    each counter over the repetitions), a single run itself."""
+    runs, medians = {}, {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        for b in data.get("benchmarks", []):
+            if b.get("error_occurred"):
+                continue
+            name = re.sub(r"/manual_time$", "", b.get("run_name", b["name"]))
+            if b.get("run_type", "iteration") == "iteration":
+                runs[name] = b
+            elif b.get("aggregate_name") == "median":
+                medians[name] = b
+    runs.update(medians)
     return runs
 
 
@@ -63,14 +71,14 @@ def print_targets(runs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("json")
+    parser.add_argument("json", nargs="+", help="ndpad-bench-sweep JSON files (merged)")
     parser.add_argument("--out", default="sweep.png")
     parser.add_argument("--baseline", help="an earlier run's JSON to draw beside")
     args = parser.parse_args()
     runs = load(args.json)
-    base = load(args.baseline) if args.baseline else {}
+    base = load([args.baseline]) if args.baseline else {}
     if not runs:
-        sys.exit(f"bench-sweep.py: no benchmark runs in {args.json}")
+        sys.exit(f"bench-sweep.py: no benchmark runs in {' '.join(args.json)}")
 
     print(f"{'case':44} {'us':>10} {'b2b':>6} {'intl':>6}" + ("  base_b2b" if base else ""))
     for name, b in sorted(runs.items()):

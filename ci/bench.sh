@@ -136,15 +136,23 @@ if [ -f python/ndpad/__init__.py ] && [ -f python/bench_numpy.py ] \
 else
     say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench_numpy.py and numpy)"
 fi
-# The row-length sweep and the weak shape classes of issue 13, both ways against memcpy
-# (back-to-back and interleaved), and its picture. NDPAD_SWEEP=0 skips it (about 2 min).
+# The row-length sweep and the standard cases, both ways against memcpy (back-to-back and
+# interleaved), the cases' targets checked both ways, and its picture. The cases run
+# NDPAD_SWEEP_REPETITIONS times (default 3; their medians are checked), the sweep's rows
+# once. NDPAD_SWEEP=0 skips it (about 3 min).
 sweep="$build_dir/bench/ndpad-bench-sweep"
 if [ "${NDPAD_SWEEP:-1}" != 0 ] && [ -x "$sweep" ]; then
     say "running ndpad-bench-sweep (console output in $results/sweep.txt)"
     "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" \
+        --benchmark_filter='^(sweep|oneshot|planned)/' \
         --benchmark_out="$results/sweep.json" --benchmark_out_format=json \
         >"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
-    "$py" ci/bench-sweep.py "$results/sweep.json" --out "$results/sweep.png" \
+    "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" --benchmark_filter='^class/' \
+        --benchmark_repetitions="${NDPAD_SWEEP_REPETITIONS:-3}" \
+        --benchmark_out="$results/sweep-classes.json" --benchmark_out_format=json \
+        >>"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
+    "$py" ci/bench-sweep.py "$results/sweep.json" "$results/sweep-classes.json" \
+        --out "$results/sweep.png" \
         | tee "$results/sweep-table.txt" || say "warning: ci/bench-sweep.py failed"
 fi
 
@@ -156,4 +164,4 @@ if "$py" -c 'import torch' 2>/dev/null; then
 else
     say "ndpad.torch vs torch skipped (needs python3-torch)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep.png, torch.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, torch.txt)"
