@@ -321,11 +321,12 @@ static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t 
         if (k > 0 && ndpad_mul_overflows(stride, x->d, &stride)) return false;
     }
     if (a < 0) return false;
-    int64_t rows = 1;
-    for (int32_t k = a; k + 1 < plan->ndim; k++) {
-        rows *= plan->dim[k].n;
-        if (rows * plan->row_bytes > NDPAD_STREAM_MAX_PLANE_BYTES) return false;
-    }
+    int64_t rows = 1, bytes;
+    for (int32_t k = a; k + 1 < plan->ndim; k++)
+        if (ndpad_mul_overflows(rows, plan->dim[k].n, &rows) ||
+            ndpad_mul_overflows(rows, plan->row_bytes, &bytes) ||
+            bytes > NDPAD_STREAM_MAX_PLANE_BYTES)
+            return false;
     if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE_ROW_BYTES &&
         rows * plan->row_bytes > NDPAD_STREAM_MAX_SMALL_PLANE_BYTES)
         return false;
