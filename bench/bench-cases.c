@@ -9,8 +9,8 @@
  *
  * Cases: the table of standard-cases.c, shared with ndpad-tune (conv 1x64x256x256 in all
  * five modes, image, nhwc, ov-small, feature, fmap-u8, fmap-fp16, channel, and inplace: conv
- * constant with the input already in the output's interior, in_strides = out_strides, in = out + offset, so only
- * the borders are written). Each case's target travels in the JSON as a counter.
+ * constant with the input already in the output's interior, in_strides = out_strides,
+ * in = out + offset, so only the borders are written). Each case's target travels in the JSON as a counter.
  * N runs over 1 .. omp_get_max_threads() (powers of two and the maximum beyond 8), or the
  * comma-separated list in NDPAD_BENCH_THREADS.
  *

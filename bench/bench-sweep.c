@@ -29,8 +29,8 @@
  * thread). Counters: us (median case time per call, back-to-back), memcpy_us,
  * vs_memcpy_b2b, vs_memcpy_interleaved, row_bytes, out_MB, and for the classes
  * target_vs_memcpy (the standard case's target, which ci/bench-sweep.py checks both ways).
- * ci/bench-sweep.py draws sweep.png from --benchmark_format=json output. Exit status 1 when a flag is unknown or an ndpad call
- * failed (ctest's bench-sweep-smoke relies on it).
+ * ci/bench-sweep.py draws sweep.png from --benchmark_format=json output. Exit status 1 when
+ * a flag is unknown or an ndpad call failed (ctest's bench-sweep-smoke relies on it).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -64,7 +64,7 @@ typedef struct bench_case {
     bool oneshot;
     int64_t row_bytes;
     double target; /* time / memcpy's the case should stay within (0: none) */
-    bool tuned;    /* a standard case: planned with the wisdom */
+    bool tuned;    /* planned with the wisdom (the standard cases ndpad-tune tunes) */
 } bench_case;
 
 static int failures; /* runs with a failed ndpad call: the exit status */
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
             bench_case *b = add(name, threads[t], c->mode, c->elem_size, c->rank, c->shape,
                                 c->pads_begin, c->pads_end);
             b->target = c->target_vs_memcpy;
-            b->tuned = true;
+            b->tuned = c->tuned;
         }
     }
     /* Small outputs, one thread: planning on every call against a plan made once. */

@@ -143,14 +143,17 @@ fi
 sweep="$build_dir/bench/ndpad-bench-sweep"
 if [ "${NDPAD_SWEEP:-1}" != 0 ] && [ -x "$sweep" ]; then
     say "running ndpad-bench-sweep (console output in $results/sweep.txt)"
-    "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" \
-        --benchmark_filter='^(sweep|oneshot|planned)/' \
-        --benchmark_out="$results/sweep.json" --benchmark_out_format=json \
-        >"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
-    "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" --benchmark_filter='^class/' \
-        --benchmark_repetitions="${NDPAD_SWEEP_REPETITIONS:-3}" \
-        --benchmark_out="$results/sweep-classes.json" --benchmark_out_format=json \
-        >>"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
+    : >"$results/sweep.txt"
+    # run_sweep JSON FLAGS...: one run of it into $results/JSON
+    run_sweep() {
+        local json="$1"; shift
+        "$sweep" --benchmark_min_time="${NDPAD_SWEEP_MIN_TIME:-0.05}" "$@" \
+            --benchmark_out="$results/$json" --benchmark_out_format=json \
+            >>"$results/sweep.txt" 2>&1 || { cat "$results/sweep.txt" >&2; say "FAIL: ndpad-bench-sweep" >&2; exit 1; }
+    }
+    run_sweep sweep.json --benchmark_filter='^(sweep|oneshot|planned)/'
+    run_sweep sweep-classes.json --benchmark_filter='^class/' \
+        --benchmark_repetitions="${NDPAD_SWEEP_REPETITIONS:-3}"
     "$py" ci/bench-sweep.py "$results/sweep.json" "$results/sweep-classes.json" \
         --out "$results/sweep.png" \
         | tee "$results/sweep-table.txt" || say "warning: ci/bench-sweep.py failed"

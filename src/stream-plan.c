@@ -379,7 +379,6 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
     stream->plane_bytes = plane;
     stream->plane_rows = rows_per_plane;
     stream->plane_in_bytes = in_before[rows_per_plane];
-    stream->plane_source = stream->src_interior;
     stream->plane_step = NDPAD_STREAM_BLOCK % plane;
     stream->plane_masks = tables;
     stream->plane_in_before = in_before;
@@ -394,9 +393,10 @@ static bool row_mask_rows(const ndpad_plan *plan)
 }
 
 /* The kind of kernel for the plan, from its level's row of the kernel table, in *kind and
- * *kernels; false for none (the executor's rows then serve). */
-static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_kind *kind,
-                          const ndpad_kernels **kernels)
+ * *kernels; false for none (the executor's rows then serve). `has_planes`: the plan's planes
+ * fit the PLANES kernel (plane_rows). */
+static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes,
+                          ndpad_stream_kind *kind, const ndpad_kernels **kernels)
 {
     const enum stream_choice choice = stream_choice_from_environment();
     if (choice == STREAM_OFF) return false;
@@ -410,10 +410,7 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, ndpad_stream_ki
         plan->mode == NDPAD_CONSTANT ? NDPAD_STREAM_BLOCKS_CONSTANT : NDPAD_STREAM_BLOCKS;
     const bool has_blocks = plan->kernels->stream[blocks] != NULL;
     /* short CONSTANT rows of a dense input: a block of their planes at a time */
-    int64_t rows_per_plane;
-    int32_t axis;
-    if (plan->kernels->stream[NDPAD_STREAM_PLANES] != NULL &&
-        plane_rows(plan, &rows_per_plane, &axis)) {
+    if (has_planes && plan->kernels->stream[NDPAD_STREAM_PLANES] != NULL) {
         *kind = NDPAD_STREAM_PLANES;
         return true;
     }
@@ -598,10 +595,13 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const bool has_seam = !constant && row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
                           plan->kernels->stream[NDPAD_STREAM_BLOCKS] != NULL &&
                           seam_map(plan, left, interior_end, src_interior, &seam);
+    int64_t rows_per_plane = 0;
+    int32_t plane_axis = 0;
+    const bool has_planes = plane_rows(plan, &rows_per_plane, &plane_axis);
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
     /* a wrap seam is two permutes: only near ones pay on rows under 512 bytes */
-    if (!choose_kernel(plan, has_seam && !seam.far, &kind, &kernels)) return NDPAD_OK;
+    if (!choose_kernel(plan, has_seam && !seam.far, has_planes, &kind, &kernels)) return NDPAD_OK;
 
     const int64_t right = row_bytes - interior_end;
     if (!constant &&
@@ -624,12 +624,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const int64_t row_masks = kind == NDPAD_STREAM_BLOCKS_CONSTANT && row_mask_rows(plan)
                                   ? row_mask_entries(row_bytes, row_expand)
                                   : 0;
-    int64_t rows_per_plane = 0, plane_tables = 0;
-    int32_t plane_axis = 0;
-    if (kind == NDPAD_STREAM_PLANES) {
-        (void)plane_rows(plan, &rows_per_plane, &plane_axis); /* fits: choose_kernel asked */
-        plane_tables = rows_per_plane * row_bytes + rows_per_plane + 1;
-    }
+    const int64_t plane_tables =
+        kind == NDPAD_STREAM_PLANES ? rows_per_plane * row_bytes + rows_per_plane + 1 : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +

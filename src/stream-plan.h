@@ -106,7 +106,7 @@ struct ndpad_stream {
     const uint64_t *row_expand;
     /* PLANES (CONSTANT, the whole input copied from a dense buffer, no interior padding):
      * the output's interior bytes, in output order, are the input's, in order, from
-     * plane_source on. The output repeats every plane_bytes bytes (plane_rows rows: the
+     * src_interior on. The output repeats every plane_bytes bytes (plane_rows rows: the
      * padded axes below the outermost one), each plane reading plane_in_bytes of the input.
      * plane_masks[f] has the lanes of a block starting at byte f of a plane that are
      * interior (a block may reach into the next plane): its 64 bytes on levels that expand
@@ -114,7 +114,7 @@ struct ndpad_stream {
      * bytes they take in bits 16-31; plane_in_before[j] the input bytes
      * of the plane's rows before row j (j <= plane_rows); plane_step = 64 mod plane_bytes,
      * how far the next block starts in the plane. */
-    int64_t plane_bytes, plane_rows, plane_in_bytes, plane_source, plane_step;
+    int64_t plane_bytes, plane_rows, plane_in_bytes, plane_step;
     const uint64_t *plane_masks;
     const int64_t *plane_in_before;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read

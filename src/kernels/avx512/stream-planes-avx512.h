@@ -95,7 +95,7 @@ static void planes_by_rows(const ndpad_stream *st, const char *src, int64_t firs
     for (int64_t r = first; r < first + count; r++, out += row_bytes) {
         const int64_t j = r % st->plane_rows;
         if (st->plane_in_before[j + 1] == st->plane_in_before[j]) {
-            memcpy(out, st->pad, (size_t)row_bytes); /* rows under 48 bytes: in the pattern */
+            memcpy(out, st->pad, (size_t)row_bytes); /* under 128 bytes: the pattern's */
             continue;
         }
         memcpy(out, st->pad, (size_t)left);
@@ -112,7 +112,7 @@ planes_kernel(const ndpad_stream *st, const char *in, const int64_t *rows, int64
               bool nontemporal)
 {
     const int64_t first = rows[0];
-    const char *src = in + st->plane_source + first / st->plane_rows * st->plane_in_bytes +
+    const char *src = in + st->src_interior + first / st->plane_rows * st->plane_in_bytes +
                       st->plane_in_before[first % st->plane_rows];
     if (PLANES_LANE > 1 && (uintptr_t)out % PLANES_LANE != 0)
         planes_by_rows(st, src, first, count, out);
