@@ -299,17 +299,13 @@ static int64_t plane_lane(const ndpad_plan *plan)
     return ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI2) ? 1 : 4;
 }
 
-/* PLANES (stream-plan.h): whether a CONSTANT plan copies a whole dense input, in order (no
- * crop, no interior padding), into planes of at most NDPAD_STREAM_MAX_PLANE_BYTES of rows
- * under NDPAD_STREAM_MAX_PLANE_ROW_BYTES, in elements of whole lanes of its level's
- * kernel; *rows_per_plane and *axis (the outermost padded axis, where a plane starts)
- * then. */
-static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis)
+/* PLANES and PLANES_16 (stream-plan.h): whether a CONSTANT plan copies a whole dense input,
+ * in order (no crop, no interior padding), into planes of at most `max_plane` bytes;
+ * *rows_per_plane and *axis (the outermost padded axis, where a plane starts) then. */
+static bool dense_planes(const ndpad_plan *plan, int64_t max_plane, int64_t *rows_per_plane,
+                         int32_t *axis)
 {
-    if (plan->mode != NDPAD_CONSTANT || plan->in_offset != 0 ||
-        plan->row_bytes >= NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES ||
-        (int64_t)plan->elem_size % plane_lane(plan) != 0)
-        return false;
+    if (plan->mode != NDPAD_CONSTANT || plan->in_offset != 0) return false;
     int64_t stride = (int64_t)plan->elem_size;
     int32_t a = -1;
     for (int32_t k = plan->ndim - 1; k >= 0; k--) {
@@ -324,26 +320,57 @@ static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t 
     int64_t rows = 1, bytes;
     for (int32_t k = a; k + 1 < plan->ndim; k++)
         if (ndpad_mul_overflows(rows, plan->dim[k].n, &rows) ||
-            ndpad_mul_overflows(rows, plan->row_bytes, &bytes) ||
-            bytes > NDPAD_STREAM_MAX_PLANE_BYTES)
+            ndpad_mul_overflows(rows, plan->row_bytes, &bytes) || bytes > max_plane)
             return false;
-    if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE_ROW_BYTES &&
-        rows * plan->row_bytes > NDPAD_STREAM_MAX_SMALL_PLANE_BYTES)
-        return false;
     *rows_per_plane = rows;
     *axis = a;
     return true;
 }
 
-/* PLANES: the tables at `tables` (stream-plan.h): which rows of a plane read the input
- * (their index along the axes from `axis` on inside the copy range), then every block
- * position's interior lanes, one shift from the last. */
-static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
-                        int32_t axis, uint64_t *tables)
+/* PLANES: dense planes (above) of at most NDPAD_STREAM_MAX_PLANE_BYTES of rows under
+ * NDPAD_STREAM_MAX_PLANE_ROW_BYTES (or the small planes' limits), in elements of whole
+ * lanes of its level's kernel. */
+static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis)
 {
-    const int64_t row_bytes = stream->row_bytes, plane = rows_per_plane * row_bytes;
+    if (plan->row_bytes >= NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES ||
+        (int64_t)plan->elem_size % plane_lane(plan) != 0 ||
+        !dense_planes(plan, NDPAD_STREAM_MAX_PLANE_BYTES, rows_per_plane, axis))
+        return false;
+    return plan->row_bytes < NDPAD_STREAM_MAX_PLANE_ROW_BYTES ||
+           *rows_per_plane * plan->row_bytes <= NDPAD_STREAM_MAX_SMALL_PLANE_BYTES;
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* PLANES_16: dense planes (above) of rows under NDPAD_STREAM_MAX_PLANE16_ROW_BYTES whose
+ * period holds at most NDPAD_STREAM_MAX_PLANE16_PHASES block positions, in elements that
+ * divide 16 (every block then starts the pad pattern afresh); *phases then. */
+static bool plane16_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis,
+                         int64_t *phases)
+{
+    if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE16_ROW_BYTES ||
+        16 % (int64_t)plan->elem_size != 0 ||
+        !dense_planes(plan, 16 * NDPAD_STREAM_MAX_PLANE16_PHASES, rows_per_plane, axis))
+        return false;
+    const int64_t plane = *rows_per_plane * plan->row_bytes;
+    *phases = plane / gcd(plane, 16);
+    return *phases <= NDPAD_STREAM_MAX_PLANE16_PHASES;
+}
+
+/* Of a plane's rows, which read the input (their index along the axes from `axis` on
+ * inside the copy range): in_before[j], the input bytes of the rows before row j. */
+static void fill_plane_in_before(const ndpad_plan *plan, const ndpad_stream *stream,
+                                 int64_t rows_per_plane, int32_t axis, int64_t *in_before)
+{
     const int64_t interior = stream->interior_end - stream->left_bytes;
-    int64_t *in_before = (int64_t *)(tables + plane);
     in_before[0] = 0;
     for (int64_t j = 0; j < rows_per_plane; j++) {
         bool input = true;
@@ -356,12 +383,28 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
         }
         in_before[j + 1] = in_before[j] + (input ? interior : 0);
     }
+}
+
+/* Whether byte x of a plane (any x >= 0: the planes repeat) is interior. */
+static bool plane_interior_byte(const ndpad_stream *stream, const int64_t *in_before, int64_t plane,
+                                int64_t x)
+{
+    const int64_t j = x % plane / stream->row_bytes, q = x % stream->row_bytes;
+    return in_before[j + 1] > in_before[j] && q >= stream->left_bytes && q < stream->interior_end;
+}
+
+/* PLANES: the tables at `tables` (stream-plan.h): which rows of a plane read the input
+ * (their index along the axes from `axis` on inside the copy range), then every block
+ * position's interior lanes, one shift from the last. */
+static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
+                        int32_t axis, uint64_t *tables)
+{
+    const int64_t row_bytes = stream->row_bytes, plane = rows_per_plane * row_bytes;
+    int64_t *in_before = (int64_t *)(tables + plane);
+    fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
     uint8_t interior_byte[NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK];
-    for (int64_t x = 0; x < plane + NDPAD_STREAM_BLOCK; x++) {
-        const int64_t j = x % plane / row_bytes, q = x % row_bytes;
-        interior_byte[x] =
-            in_before[j + 1] > in_before[j] && q >= stream->left_bytes && q < stream->interior_end;
-    }
+    for (int64_t x = 0; x < plane + NDPAD_STREAM_BLOCK; x++)
+        interior_byte[x] = plane_interior_byte(stream, in_before, plane, x);
     uint64_t m = 0;
     for (int64_t l = NDPAD_STREAM_BLOCK - 1; l >= 0; l--) m = m << 1 | interior_byte[l];
     const bool lanes_of_4 = plane_lane(plan) == 4;
@@ -384,6 +427,40 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
     stream->plane_in_before = in_before;
 }
 
+/* PLANES_16: the tables at `tables` (stream-plan.h): which rows of a plane read the input,
+ * then each block position's shuffle index and input bytes. */
+static void fill_planes_16(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
+                           int32_t axis, int64_t phases, int64_t *tables)
+{
+    const int64_t plane = rows_per_plane * stream->row_bytes;
+    int64_t *in_before = tables;
+    fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
+    /* a whole number of periods, of NDPAD_STREAM_PLANE16_RUN blocks at least, and that many
+     * blocks more: a run of blocks from any block of the periods lies together */
+    const int64_t period = (NDPAD_STREAM_PLANE16_RUN + phases - 1) / phases * phases;
+    const int64_t entries = period + NDPAD_STREAM_PLANE16_RUN;
+    uint16_t *in_at = (uint16_t *)(in_before + rows_per_plane + 1);
+    uint8_t *index = (uint8_t *)(in_at + entries + 1);
+    in_at[0] = 0;
+    for (int64_t k = 0; k < entries; k++) {
+        const int64_t f = 16 * k % plane;
+        uint8_t c = 0;
+        for (int64_t l = 0; l < 16; l++)
+            index[16 * k + l] = plane_interior_byte(stream, in_before, plane, f + l) ? c++ : 0x80;
+        in_at[k + 1] = (uint16_t)(in_at[k] + c); /* under 16 (periods + 2 runs) */
+    }
+    stream->plane_bytes = plane;
+    stream->plane_rows = rows_per_plane;
+    stream->plane_in_bytes = in_before[rows_per_plane];
+    stream->plane_in_before = in_before;
+    stream->plane_phases = phases;
+    stream->plane_period = period;
+    stream->plane_in_end =
+        stream->src_interior + plan->rows / rows_per_plane * in_before[rows_per_plane];
+    stream->plane_in_at = in_at;
+    stream->plane_index = index;
+}
+
 /* Whether a CONSTANT plan's rows are of the lengths the row masks serve (stream-plan.h),
  * where its level has a BLOCKS kernel. */
 static bool row_mask_rows(const ndpad_plan *plan)
@@ -396,7 +473,8 @@ static bool row_mask_rows(const ndpad_plan *plan)
  * *kernels; false for none (the executor's rows then serve). `has_planes`: the plan's planes
  * fit the PLANES kernel (plane_rows). */
 static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes,
-                          ndpad_stream_kind *kind, const ndpad_kernels **kernels)
+                          bool has_planes_16, ndpad_stream_kind *kind,
+                          const ndpad_kernels **kernels)
 {
     const enum stream_choice choice = stream_choice_from_environment();
     if (choice == STREAM_OFF) return false;
@@ -412,6 +490,12 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes
     /* short CONSTANT rows of a dense input: a block of their planes at a time */
     if (has_planes && plan->kernels->stream[NDPAD_STREAM_PLANES] != NULL) {
         *kind = NDPAD_STREAM_PLANES;
+        return true;
+    }
+    /* the same in 16-byte shuffles, but where the row masks serve (AVX-512) */
+    if (has_planes_16 && plan->kernels->stream[NDPAD_STREAM_PLANES_16] != NULL &&
+        !(has_blocks && row_mask_rows(plan))) {
+        *kind = NDPAD_STREAM_PLANES_16;
         return true;
     }
     /* one permutation a row beats every other way, in every mode */
@@ -598,10 +682,14 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     int64_t rows_per_plane = 0;
     int32_t plane_axis = 0;
     const bool has_planes = plane_rows(plan, &rows_per_plane, &plane_axis);
+    int64_t rows_per_plane_16 = 0, phases_16 = 0;
+    int32_t plane_axis_16 = 0;
+    const bool has_planes_16 = plane16_rows(plan, &rows_per_plane_16, &plane_axis_16, &phases_16);
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
     /* a wrap seam is two permutes: only near ones pay on rows under 512 bytes */
-    if (!choose_kernel(plan, has_seam && !seam.far, has_planes, &kind, &kernels)) return NDPAD_OK;
+    if (!choose_kernel(plan, has_seam && !seam.far, has_planes, has_planes_16, &kind, &kernels))
+        return NDPAD_OK;
 
     const int64_t right = row_bytes - interior_end;
     if (!constant &&
@@ -626,19 +714,24 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
                                   : 0;
     const int64_t plane_tables =
         kind == NDPAD_STREAM_PLANES ? rows_per_plane * row_bytes + rows_per_plane + 1 : 0;
+    const int64_t plane_16_bytes = kind == NDPAD_STREAM_PLANES_16
+                                       ? (rows_per_plane_16 + 1) * (int64_t)sizeof(int64_t) +
+                                             (phases_16 + 2 * NDPAD_STREAM_PLANE16_RUN) * 18 + 2
+                                       : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
         (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
-        (size_t)(row_masks + plane_tables) * sizeof(uint64_t) +
+        (size_t)(row_masks + plane_tables) * sizeof(uint64_t) + (size_t)plane_16_bytes +
         (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
         (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
     const size_t list_at = (table_bytes + 7) & ~(size_t)7;
-    const bool row_list =
-        kind != NDPAD_STREAM_PLANES && plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
-        row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES && row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
+    const bool row_list = kind != NDPAD_STREAM_PLANES && kind != NDPAD_STREAM_PLANES_16 &&
+                          plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
+                          row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES &&
+                          row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
     const size_t bytes = row_list ? list_at + (size_t)plan->rows * sizeof(int64_t) : table_bytes;
     ndpad_stream *stream = ndpad_malloc(bytes);
     if (stream == NULL)
@@ -669,6 +762,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         stream->border_source = source;
     } else if (kind == NDPAD_STREAM_PLANES) {
         fill_planes(plan, stream, rows_per_plane, plane_axis, (uint64_t *)(stream + 1));
+    } else if (kind == NDPAD_STREAM_PLANES_16) {
+        fill_planes_16(plan, stream, rows_per_plane_16, plane_axis_16, phases_16,
+                       (int64_t *)(stream + 1));
     } else if (row_masks > 0) {
         fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
     } else if (!constant) {
@@ -715,6 +811,8 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->row_expand = moved(stream->row_expand, stream, copy);
     copy->plane_masks = moved(stream->plane_masks, stream, copy);
     copy->plane_in_before = moved(stream->plane_in_before, stream, copy);
+    copy->plane_in_at = moved(stream->plane_in_at, stream, copy);
+    copy->plane_index = moved(stream->plane_index, stream, copy);
     copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the

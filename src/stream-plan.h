@@ -117,6 +117,19 @@ struct ndpad_stream {
     int64_t plane_bytes, plane_rows, plane_in_bytes, plane_step;
     const uint64_t *plane_masks;
     const int64_t *plane_in_before;
+    /* PLANES_16 (the same outputs, levels with a 16-byte byte shuffle and no expand): the
+     * output in 16-byte blocks from the batch's output row 0 (out - first row's offset),
+     * whose place in a plane repeats every plane_phases blocks. Block k of a period starts
+     * at plane byte 16 k mod plane_bytes; its lane l is input byte plane_index[16 k + l]
+     * of the 16 from the block's first interior byte on, or pad (0x80: the shuffle's zero
+     * lane and the blend's pad lane); the blocks before block k take plane_in_at[k] input
+     * bytes. The tables run over plane_period blocks (whole periods, at least
+     * NDPAD_STREAM_PLANE16_RUN) and NDPAD_STREAM_PLANE16_RUN blocks more, so that a run of
+     * that many blocks from any of the first plane_period lies together. plane_in_end: the
+     * input's end, from `in` (a 16-byte load must not pass it). */
+    int64_t plane_phases, plane_period, plane_in_end;
+    const uint16_t *plane_in_at;
+    const uint8_t *plane_index;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
      * the row lengths and count below. */
@@ -163,6 +176,17 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 #define NDPAD_STREAM_MAX_PLANE_ROW_BYTES       48
 #define NDPAD_STREAM_MAX_SMALL_PLANE_BYTES     1024
 #define NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES 128
+/* PLANES_16: at most this many 16-byte block positions a plane period (18 bytes of table
+ * each, kept in L1), on rows under NDPAD_STREAM_MAX_PLANE16_ROW_BYTES, where the level has
+ * no PLANES kernel and no row masks serve. AVX2, one thread, back to back, ratio to a
+ * memcpy, against the ROWS kernel: 512 x 7 x 7 fp32 5.7 -> 1.3, uint8 26 -> 1.5, 256 x 14
+ * x 14 uint8 8.7 -> 1.3, 64 x 28 x 28 fp16 2.7 -> 1.5, 128 x 28 x 28 fp32 (120-byte rows)
+ * 1.6 -> 1.2; but 32 x 6 x 30 fp32 (128-byte rows) 1.5 -> 1.8 and 248-byte rows 1.2 -> 1.6:
+ * a row of a few vectors costs ROWS little, while these blocks cost the same at any length
+ * (seven loads a 64-byte run). RUN: the blocks of one pass of the AVX2 loop. */
+#define NDPAD_STREAM_MAX_PLANE16_PHASES    256
+#define NDPAD_STREAM_PLANE16_RUN           4
+#define NDPAD_STREAM_MAX_PLANE16_ROW_BYTES 128
 
 /* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
  * the output's bytes; listing the rows per tile cost small outputs more than their copy,

@@ -63,6 +63,8 @@ typedef enum ndpad_stream_kind {
     NDPAD_STREAM_PLANES,        /* CONSTANT, a dense input: each block the input's next
                                    bytes spread over its lanes by the plane's byte mask
                                    (rows[0] is the batch's first row, stream-plan.h) */
+    NDPAD_STREAM_PLANES_16,     /* the same in 16-byte blocks, each one byte shuffle of
+                                   the input's next 16 bytes (no expand instruction) */
     NDPAD_STREAM_KIND_COUNT
 } ndpad_stream_kind;
 
