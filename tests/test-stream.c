@@ -167,6 +167,17 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
         verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows,
                " (rows listed per tile)");
     }
+    /* The same plan with streaming stores asked for (outputs beyond the LLC), where the
+     * stream kernel takes the hint itself rather than the executor's rows. */
+    if (plan->stream != NULL && !plan->tile.stream && !plan->tile.rows_path) {
+        ndpad_plan *streaming = plan;
+        streaming->tile.stream = 1;
+        memset(alloc, SENTINEL, span);
+        assert_int_equal(ndpad_execute(streaming, in.data, out), NDPAD_OK);
+        streaming->tile.stream = 0;
+        verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows,
+               " (streaming stores)");
+    }
     ndpad_plan_destroy(plan);
     free(alloc);
     free(expected);
@@ -308,7 +319,7 @@ static void test_fixed_shapes(void **state)
 }
 
 /* CONSTANT planes of a dense input (CNN feature maps of 7 x 7 to 14 x 14 and smaller, in
- * every element size): the PLANES kernel's blocks meet rows, pad rows and planes at every
+ * every element size): the PLANES and PLANES_16 kernels' blocks meet rows, pad rows and planes at every
  * phase; batches start inside a plane (tiles of a few rows, two threads) and at every
  * output offset of a cache line, with the input's end or start against a PROT_NONE page. */
 static void test_planes(void **state)
