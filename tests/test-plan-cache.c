@@ -176,12 +176,45 @@ static void test_hits_keep_the_stream(void **state)
     if (env == NULL || strcmp(env, "off") != 0) assert_true(stream_hits > 0);
 }
 
+/* A small feature map's plane tables (PLANES: 8 bytes a plane byte; PLANES_16: 18 a block
+ * position) are held in the slot and copied out on a hit, not rebuilt on every call: the
+ * rebuild cost a one-shot 10 x 10 pad ten times its copy. */
+static void test_plane_tables_are_held(void **state)
+{
+    (void)state;
+    const int64_t shape[3] = {16, 8, 8}, pads[3] = {0, 1, 1};
+    const ndpad_problem p = {.rank = 3,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pads,
+                             .pads_end = pads};
+    float in[16 * 8 * 8], out[16 * 10 * 10], want[16 * 10 * 10];
+    for (size_t k = 0; k < 16 * 8 * 8; k++) in[k] = (float)k;
+    assert_int_equal(ndpad_ref_pad(&p, in, want), NDPAD_OK);
+    assert_int_equal(ndpad_pad(&p, in, out), NDPAD_OK); /* a miss: cached now */
+    ndpad_cached_plan cached;
+    assert_true(ndpad_plan_cache_get(&p, &cached));
+    const ndpad_stream *stream = cached.plan.stream;
+    if (stream != NULL &&
+        (stream->kind == NDPAD_STREAM_PLANES || stream->kind == NDPAD_STREAM_PLANES_16)) {
+        assert_false(cached.owns_stream);
+        assert_true((const unsigned char *)stream >= cached.stream &&
+                    (const unsigned char *)stream < cached.stream + sizeof(cached.stream));
+    }
+    ndpad_plan_cache_release(&cached);
+    memset(out, 0, sizeof(out));
+    assert_int_equal(ndpad_pad(&p, in, out), NDPAD_OK); /* a hit */
+    assert_memory_equal(out, want, sizeof(out));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hits_and_misses),
         cmocka_unit_test(test_wisdom_forget),
         cmocka_unit_test(test_hits_keep_the_stream),
+        cmocka_unit_test(test_plane_tables_are_held),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
