@@ -197,8 +197,8 @@ static void fill_seam_index(const seam_table *t, int64_t row_bytes, uint8_t *ind
 /* NDPAD_STREAM: "off" never takes the stream path (A/B measurements); "always" takes it
  * whatever the row length, with the level's BLOCKS kernel where it has one for the mode and
  * its ROWS kernel otherwise; "reference" with the scalar ROWS kernel on every level (tests).
- * SHORT_ROWS, where the level has it and a row fits, comes first in every case but
- * "reference".
+ * SHORT_ROWS (and its 16- and 128-byte kinds), where the level has it and a row fits, comes
+ * first in every case but "reference" (after PLANES, which serves a whole plane at once).
  * Unset: the BLOCKS kernel for rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more (of
  * NDPAD_STREAM_MIN_SEAM_ROW_BYTES with a seam table; CONSTANT rows of 64 bytes up to
  * NDPAD_STREAM_MAX_ROW_MASK_BYTES with row masks), the ROWS
@@ -263,6 +263,31 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
             i < 0 ? (uint8_t)(width == 16 ? 0x80 : 0) : (uint8_t)(i * es + q % es - window);
         if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
     }
+    return true;
+}
+
+/* SHORT_ROWS_128: whether a row of 65 to 128 bytes, in a mode that reads the input, reads
+ * only bytes of one 128-byte window of its source row; with `stream`, its byte map and the
+ * masks of the window's two halves too (bytes of the source row only). */
+static bool wide_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream *stream)
+{
+    const int64_t width = 2 * NDPAD_STREAM_BLOCK;
+    if (plan->mode == NDPAD_CONSTANT || plan->row_bytes <= NDPAD_STREAM_BLOCK ||
+        plan->row_bytes > width)
+        return false;
+    int64_t lo = INT64_MAX, hi = -1;
+    for (int64_t q = 0; q < plan->row_bytes; q++) {
+        const int64_t b = source_byte(plan, row, q);
+        lo = b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+    }
+    if (hi < 0 || hi - lo >= width) return false;
+    if (stream == NULL) return true;
+    stream->short_window = lo;
+    stream->wide_window_mask[0] = lane_range(0, hi - lo + 1);
+    stream->wide_window_mask[1] = lane_range(0, hi - lo + 1 - NDPAD_STREAM_BLOCK);
+    for (int64_t q = 0; q < plan->row_bytes; q++)
+        stream->wide_map[q] = (uint8_t)(source_byte(plan, row, q) - lo);
     return true;
 }
 
@@ -517,6 +542,10 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes
         *kind = NDPAD_STREAM_SHORT_ROWS_16;
         return true;
     }
+    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS_128] != NULL && wide_map(plan, row, NULL)) {
+        *kind = NDPAD_STREAM_SHORT_ROWS_128;
+        return true;
+    }
     if (choice == STREAM_ALWAYS) {
         if (has_blocks) *kind = blocks;
         return true;
@@ -763,6 +792,8 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         (void)short_map(plan, row, kind == NDPAD_STREAM_SHORT_ROWS ? NDPAD_STREAM_BLOCK : 16,
                         stream);
         if (kind == NDPAD_STREAM_SHORT_ROWS) short_group(plan, stream);
+    } else if (kind == NDPAD_STREAM_SHORT_ROWS_128) {
+        (void)wide_map(plan, row, stream); /* fits: choose_kernel asked */
     } else if (!constant && kind == NDPAD_STREAM_ROWS) {
         int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
         fill_border_source(plan, row, source);

@@ -57,14 +57,16 @@ typedef enum ndpad_stream_kind {
     NDPAD_STREAM_ROWS,
     NDPAD_STREAM_BLOCKS_CONSTANT,
     NDPAD_STREAM_BLOCKS,
-    NDPAD_STREAM_SHORT_ROWS,    /* rows of at most 64 bytes, each one permutation of a
+    NDPAD_STREAM_SHORT_ROWS,     /* rows of at most 64 bytes, each one permutation of a
                                    source window (the byte map); a level may have none */
-    NDPAD_STREAM_SHORT_ROWS_16, /* the same for rows and windows of at most 16 bytes */
-    NDPAD_STREAM_PLANES,        /* CONSTANT, a dense input: each block the input's next
+    NDPAD_STREAM_SHORT_ROWS_16,  /* the same for rows and windows of at most 16 bytes */
+    NDPAD_STREAM_PLANES,         /* CONSTANT, a dense input: each block the input's next
                                    bytes spread over its lanes by the plane's byte mask
                                    (rows[0] is the batch's first row, stream-plan.h) */
-    NDPAD_STREAM_PLANES_16,     /* the same in 16-byte blocks, each one byte shuffle of
+    NDPAD_STREAM_PLANES_16,      /* the same in 16-byte blocks, each one byte shuffle of
                                    the input's next 16 bytes (no expand instruction) */
+    NDPAD_STREAM_SHORT_ROWS_128, /* modes that read the input, rows of 65 to 128 bytes: a
+                                    row two two-source permutations of a 128-byte window */
     NDPAD_STREAM_KIND_COUNT
 } ndpad_stream_kind;
 
