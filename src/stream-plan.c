@@ -272,8 +272,10 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
 static bool wide_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream *stream)
 {
     const int64_t width = 2 * NDPAD_STREAM_BLOCK;
+    /* without VBMI's byte permutes, 4-byte lanes: whole elements of them, in place */
+    const bool lanes = !ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI);
     if (plan->mode == NDPAD_CONSTANT || plan->row_bytes <= NDPAD_STREAM_BLOCK ||
-        plan->row_bytes > width)
+        plan->row_bytes > width || (lanes && plan->elem_size % 4 != 0))
         return false;
     int64_t lo = INT64_MAX, hi = -1;
     for (int64_t q = 0; q < plan->row_bytes; q++) {
@@ -288,6 +290,9 @@ static bool wide_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream 
     stream->wide_window_mask[1] = lane_range(0, hi - lo + 1 - NDPAD_STREAM_BLOCK);
     for (int64_t q = 0; q < plan->row_bytes; q++)
         stream->wide_map[q] = (uint8_t)(source_byte(plan, row, q) - lo);
+    /* (elements of whole lanes start on lanes, lo among them) */
+    for (int64_t l = 0; 4 * l < plan->row_bytes; l++)
+        stream->wide_lanes[l] = stream->wide_map[4 * l] / 4u;
     return true;
 }
 

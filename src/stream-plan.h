@@ -94,9 +94,11 @@ struct ndpad_stream {
     /* SHORT_ROWS_128 (modes that read the input, rows of 65 to 128 bytes): output byte q of
      * a row is byte wide_map[q] of the 128-byte window at source byte short_window of its
      * row, loaded as two 64-byte halves with wide_window_mask[0] and [1] (the bytes the
-     * row reads, nothing else). */
+     * row reads, nothing else). Levels without byte permutes (AVX-512 F) take elements of
+     * whole 4-byte lanes: lane l of the row is lane wide_lanes[l] of the window. */
     uint64_t wide_window_mask[2];
     uint8_t wide_map[2 * NDPAD_STREAM_BLOCK];
+    uint32_t wide_lanes[2 * NDPAD_STREAM_BLOCK / 4];
     /* BLOCKS, CONSTANT, rows of NDPAD_STREAM_BLOCK to NDPAD_STREAM_MAX_ROW_MASK_BYTES - 1
      * bytes: for the block that starts at byte p of row i, row_masks[2 * p] has the lanes of
      * row i's interior and row_masks[2 * p + 1] those of row i + 1's (a block meets no third
