@@ -230,7 +230,10 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
                       ndpad_stream *stream)
 {
     const int64_t es = (int64_t)plan->elem_size, source_bytes = row->d * es;
-    if (plan->row_bytes > width) return false;
+    /* SHORT_ROWS without VBMI's byte permutes (AVX-512 F): elements of whole 4-byte lanes */
+    const bool lanes =
+        width == NDPAD_STREAM_BLOCK && !ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI);
+    if (plan->row_bytes > width || (lanes && es % 4 != 0)) return false;
     int64_t lo = INT64_MAX, hi = -1;
     for (int64_t q = 0; q < plan->row_bytes; q++) {
         const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
@@ -263,6 +266,9 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
             i < 0 ? (uint8_t)(width == 16 ? 0x80 : 0) : (uint8_t)(i * es + q % es - window);
         if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
     }
+    if (lanes) /* (elements of whole lanes start on lanes, the window among them) */
+        for (int64_t l = 0; 4 * l < plan->row_bytes; l++)
+            stream->short_lanes[l] = stream->short_map[4 * l] / 4u;
     return true;
 }
 
@@ -796,7 +802,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         /* fits: choose_kernel asked */
         (void)short_map(plan, row, kind == NDPAD_STREAM_SHORT_ROWS ? NDPAD_STREAM_BLOCK : 16,
                         stream);
-        if (kind == NDPAD_STREAM_SHORT_ROWS) short_group(plan, stream);
+        /* groups take byte permutes (VBMI) */
+        if (kind == NDPAD_STREAM_SHORT_ROWS && ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI))
+            short_group(plan, stream);
     } else if (kind == NDPAD_STREAM_SHORT_ROWS_128) {
         (void)wide_map(plan, row, stream); /* fits: choose_kernel asked */
     } else if (!constant && kind == NDPAD_STREAM_ROWS) {

@@ -83,6 +83,9 @@ struct ndpad_stream {
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
+    /* SHORT_ROWS on AVX-512 F (no byte permutes; elements of whole 4-byte lanes): lane l of
+     * a row is lane short_lanes[l] of the window. */
+    uint32_t short_lanes[NDPAD_STREAM_BLOCK / 4];
     /* SHORT_ROWS, rows of at most 32 bytes: short_group_rows (2 to 8; 0: none) rows whose
      * sources lie short_group_stride bytes apart are one window at short_window of the
      * first, loaded with short_group_window_mask (the bytes they read), byte map
