@@ -223,16 +223,15 @@ static enum stream_choice stream_choice_from_environment(void)
     return STREAM_DEFAULT;
 }
 
-/* SHORT_ROWS (`width` 64) and SHORT_ROWS_16 (16): whether a row of at most `width` bytes
- * reads only bytes of one `width`-byte window of its source row that the kernel can load
- * without reading outside the row; with `stream`, its byte map, window and masks too. */
-static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t width,
-                      ndpad_stream *stream)
+/* SHORT_ROWS: whether a row of at most 64 bytes reads only bytes of one 64-byte window of
+ * its source row (loaded masked to them); with `stream`, its byte map, window and masks
+ * too. */
+static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream *stream)
 {
-    const int64_t es = (int64_t)plan->elem_size, source_bytes = row->d * es;
-    /* SHORT_ROWS without VBMI's byte permutes (AVX-512 F): elements of whole 4-byte lanes */
-    const bool lanes =
-        width == NDPAD_STREAM_BLOCK && !ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI);
+    const int64_t width = NDPAD_STREAM_BLOCK;
+    const int64_t es = (int64_t)plan->elem_size;
+    /* without VBMI's byte permutes (AVX-512 F): elements of whole 4-byte lanes */
+    const bool lanes = !ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI);
     if (plan->row_bytes > width || (lanes && es % 4 != 0)) return false;
     int64_t lo = INT64_MAX, hi = -1;
     for (int64_t q = 0; q < plan->row_bytes; q++) {
@@ -242,33 +241,55 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, int64_t widt
         hi = i * es + q % es > hi ? i * es + q % es : hi;
     }
     if (hi < 0 || hi - lo >= width) return false;
-    int64_t window = lo;
-    uint64_t window_mask = lane_range(0, hi - lo + 1); /* 64: the bytes read */
-    if (width == 16) {
-        /* a whole 16-byte load inside the source row, or its 4-byte words */
-        if (source_bytes >= 16) {
-            window = lo < source_bytes - 16 ? lo : source_bytes - 16;
-            window_mask = 0;
-        } else if (source_bytes % 4 == 0) {
-            window = 0;
-            window_mask = lane_range(0, source_bytes / 4);
-        } else {
-            return false;
-        }
-    }
+    const int64_t window = lo;
     if (stream == NULL) return true;
     stream->short_window = window;
-    stream->short_window_mask = window_mask;
+    stream->short_window_mask = lane_range(0, hi - lo + 1); /* the bytes read */
     stream->short_pad_mask = 0;
     for (int64_t q = 0; q < plan->row_bytes; q++) {
         const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
-        stream->short_map[q] =
-            i < 0 ? (uint8_t)(width == 16 ? 0x80 : 0) : (uint8_t)(i * es + q % es - window);
+        stream->short_map[q] = i < 0 ? 0 : (uint8_t)(i * es + q % es - window);
         if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
     }
     if (lanes) /* (elements of whole lanes start on lanes, the window among them) */
         for (int64_t l = 0; 4 * l < plan->row_bytes; l++)
             stream->short_lanes[l] = stream->short_map[4 * l] / 4u;
+    return true;
+}
+
+/* SHORT_ROWS_16: whether a row of at most 64 bytes reads, in each 16-byte segment, only
+ * bytes of one 16-byte window inside its source row (loaded whole), or of the whole source
+ * row where that is shorter than 16 bytes (its 4-byte words); with `stream`, the segments'
+ * windows, their byte maps and the word mask too. */
+static bool segment_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream *stream)
+{
+    const int64_t es = (int64_t)plan->elem_size, source_bytes = row->d * es;
+    const int64_t row_bytes = plan->row_bytes, segments = (row_bytes + 15) / 16;
+    const bool whole = source_bytes >= 16;
+    if (row_bytes > NDPAD_STREAM_BLOCK || (!whole && source_bytes % 4 != 0)) return false;
+    int64_t window[NDPAD_STREAM_BLOCK / 16];
+    for (int64_t s = 0; s < segments; s++) {
+        int64_t lo = INT64_MAX, hi = -1;
+        for (int64_t q = 16 * s; q < row_bytes && q < 16 * s + 16; q++) {
+            const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
+            if (i < 0) continue;
+            lo = i * es + q % es < lo ? i * es + q % es : lo;
+            hi = i * es + q % es > hi ? i * es + q % es : hi;
+        }
+        window[s] = hi < 0 || !whole ? 0 : lo < source_bytes - 16 ? lo : source_bytes - 16;
+        if (hi - window[s] >= 16) return false;
+    }
+    if (stream == NULL) return true;
+    stream->short_segments = segments;
+    stream->short_window_mask = whole ? 0 : lane_range(0, source_bytes / 4);
+    stream->short_pad_mask = 0;
+    memset(stream->short_map, 0x80, sizeof(stream->short_map));
+    for (int64_t q = 0; q < row_bytes; q++) {
+        const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
+        if (i >= 0) stream->short_map[q] = (uint8_t)(i * es + q % es - window[q / 16]);
+        if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
+    }
+    for (int64_t s = 0; s < segments; s++) stream->short_segment_window[s] = window[s];
     return true;
 }
 
@@ -543,13 +564,11 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes
     }
     /* one permutation a row beats every other way, in every mode */
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
-    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS] != NULL &&
-        short_map(plan, row, NDPAD_STREAM_BLOCK, NULL)) {
+    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS] != NULL && short_map(plan, row, NULL)) {
         *kind = NDPAD_STREAM_SHORT_ROWS;
         return true;
     }
-    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS_16] != NULL &&
-        short_map(plan, row, 16, NULL)) {
+    if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS_16] != NULL && segment_map(plan, row, NULL)) {
         *kind = NDPAD_STREAM_SHORT_ROWS_16;
         return true;
     }
@@ -798,13 +817,12 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         for (int64_t k = 0; k < 2 * NDPAD_STREAM_BLOCK; k++)
             stream->pad[k] = plan->pad_value[k % es];
     }
-    if (kind == NDPAD_STREAM_SHORT_ROWS || kind == NDPAD_STREAM_SHORT_ROWS_16) {
-        /* fits: choose_kernel asked */
-        (void)short_map(plan, row, kind == NDPAD_STREAM_SHORT_ROWS ? NDPAD_STREAM_BLOCK : 16,
-                        stream);
+    if (kind == NDPAD_STREAM_SHORT_ROWS) {
+        (void)short_map(plan, row, stream); /* fits: choose_kernel asked */
         /* groups take byte permutes (VBMI) */
-        if (kind == NDPAD_STREAM_SHORT_ROWS && ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI))
-            short_group(plan, stream);
+        if (ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI)) short_group(plan, stream);
+    } else if (kind == NDPAD_STREAM_SHORT_ROWS_16) {
+        (void)segment_map(plan, row, stream); /* fits: choose_kernel asked */
     } else if (kind == NDPAD_STREAM_SHORT_ROWS_128) {
         (void)wide_map(plan, row, stream); /* fits: choose_kernel asked */
     } else if (!constant && kind == NDPAD_STREAM_ROWS) {

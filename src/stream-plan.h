@@ -77,12 +77,15 @@ struct ndpad_stream {
     /* SHORT_ROWS: output byte q of a row is byte short_map[q] of the 64-byte window at
      * source byte short_window of its row, loaded with short_window_mask (the bytes the
      * row reads, nothing else), or the pad pattern where bit q of short_pad_mask is set.
-     * SHORT_ROWS_16: the same with a 16-byte window inside the source row, loaded whole
-     * (short_window_mask 0) or, for source rows shorter than 16 bytes, as the 4-byte words
-     * of short_window_mask (bit k: word k); short_map is 0x80 on pad bytes. */
+     * SHORT_ROWS_16: rows of at most 64 bytes in short_segments 16-byte segments, segment s
+     * (output bytes 16 s on) the same with a 16-byte window at source byte
+     * short_segment_window[s] inside the source row, loaded whole (short_window_mask 0) or,
+     * for source rows shorter than 16 bytes, as the 4-byte words of short_window_mask (bit
+     * k: word k), its map short_map[16 s ...]; the map is 0x80 on pad bytes. */
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
+    int64_t short_segments, short_segment_window[NDPAD_STREAM_BLOCK / 16];
     /* SHORT_ROWS on AVX-512 F (no byte permutes; elements of whole 4-byte lanes): lane l of
      * a row is lane short_lanes[l] of the window. */
     uint32_t short_lanes[NDPAD_STREAM_BLOCK / 4];

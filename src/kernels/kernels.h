@@ -59,7 +59,8 @@ typedef enum ndpad_stream_kind {
     NDPAD_STREAM_BLOCKS,
     NDPAD_STREAM_SHORT_ROWS,     /* rows of at most 64 bytes, each one permutation of a
                                    source window (the byte map); a level may have none */
-    NDPAD_STREAM_SHORT_ROWS_16,  /* the same for rows and windows of at most 16 bytes */
+    NDPAD_STREAM_SHORT_ROWS_16,  /* the same for rows of at most 64 bytes in 16-byte
+                                    segments, each a permutation of a 16-byte window */
     NDPAD_STREAM_PLANES,         /* CONSTANT, a dense input: each block the input's next
                                    bytes spread over its lanes by the plane's byte mask
                                    (rows[0] is the batch's first row, stream-plan.h) */

@@ -1,43 +1,88 @@
-/* The SHORT_ROWS_16 output-stream kernel (AVX2): a row of at most 16 bytes is one load of a
- * 16-byte window inside its source row (or of the row's 4-byte words, for source rows
- * shorter than that), one pshufb through the plan's byte map, the pad pattern blended in,
- * and one store. The store is full width while it stays inside the batch: what it writes
- * past the row belongs to the rows after it, which are written later. */
+/* The SHORT_ROWS_16 output-stream kernel (AVX2): a row of at most 64 bytes is up to four
+ * 16-byte segments, each one load of a 16-byte window inside its source row (or of the
+ * row's 4-byte words, for source rows shorter than that), one pshufb through the plan's
+ * byte map, the pad pattern blended in by the same map (0x80 on pad bytes), and one store.
+ * A store is full width while it stays inside the batch: what it writes past the row
+ * belongs to the rows after it, which are written later. Rows of more than 16 bytes went
+ * through the ROWS kernel's moves, a few per border element (512 x 7 x 7 fp32 reflect, one
+ * thread: 9x a memcpy). */
 #include <immintrin.h>
 #include <string.h>
 
 #include "stream-plan.h"
 
-void ndpad_stream_short_rows_16__avx2(const ndpad_stream *st, const char *in, const int64_t *rows,
-                                      int64_t count, char *out, bool nontemporal)
+/* One row's segment s: from the row's source (NULL: a pad row). */
+static inline __attribute__((always_inline, target("avx2"))) __m128i
+segment(const char *src, int64_t window, __m128i map, __m128i pad, __m128i words, bool whole,
+        bool constant)
 {
-    (void)nontemporal; /* rows this short stay in the cache */
-    const __m128i map = _mm_loadu_si128((const __m128i *)(const void *)st->short_map);
-    const __m128i pad = _mm_loadu_si128((const __m128i *)(const void *)st->pad);
-    uint8_t pad_bytes[16];
-    for (int k = 0; k < 16; k++) pad_bytes[k] = (st->short_pad_mask >> k & 1) ? 0xFF : 0;
-    const __m128i pad_lanes = _mm_loadu_si128((const __m128i *)(const void *)pad_bytes);
+    if (constant && src == NULL) return pad;
+    const __m128i w = whole ? _mm_loadu_si128((const __m128i *)(const void *)(src + window))
+                            : _mm_maskload_epi32((const int *)(const void *)(src + window), words);
+    const __m128i v = _mm_shuffle_epi8(w, map);
+    return constant ? _mm_blendv_epi8(v, pad, map) : v; /* pad bytes only in CONSTANT */
+}
+
+/* The rows, `segments` (1 to 4) segments each, `constant` or not: constants where inlined. */
+static inline __attribute__((always_inline, target("avx2"))) void
+segment_rows(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
+             const int64_t segments, const bool constant)
+{
+    __m128i map[4], pad[4];
+    int64_t window[4];
+    for (int64_t s = 0; s < segments; s++) {
+        map[s] = _mm_loadu_si128((const __m128i *)(const void *)(st->short_map + 16 * s));
+        /* rows start on elements; a segment 16 s bytes into the pattern */
+        pad[s] = _mm_loadu_si128((const __m128i *)(const void *)(st->pad + 16 * s % st->elem_size));
+        window[s] = st->short_segment_window[s];
+    }
     int32_t word_bits[4];
     for (int k = 0; k < 4; k++) word_bits[k] = (st->short_window_mask >> k & 1) ? -1 : 0;
     const __m128i words = _mm_loadu_si128((const __m128i *)(const void *)word_bits);
     const bool whole = st->short_window_mask == 0;
-    const int64_t row_bytes = st->row_bytes, window = st->short_window;
+    const int64_t row_bytes = st->row_bytes;
     const char *const end = out + count * row_bytes;
-    for (int64_t k = 0; k < count; k++, out += row_bytes) {
+    int64_t k = 0;
+    /* every segment's store inside the batch (what it writes past the row is the next rows') */
+    for (; k < count && end - out >= 16 * segments; k++, out += row_bytes) {
         const char *src = ndpad_stream_source(in, rows, k);
-        __m128i v = pad;
-        if (src != NULL) {
-            const __m128i w =
-                whole ? _mm_loadu_si128((const __m128i *)(const void *)(src + window))
-                      : _mm_maskload_epi32((const int *)(const void *)(src + window), words);
-            v = _mm_blendv_epi8(_mm_shuffle_epi8(w, map), pad, pad_lanes);
+        for (int64_t s = 0; s < segments; s++)
+            _mm_storeu_si128((__m128i *)(void *)(out + 16 * s),
+                             segment(src, window[s], map[s], pad[s], words, whole, constant));
+    }
+    for (; k < count; k++, out += row_bytes) { /* the batch's last rows: their bytes only */
+        const char *src = ndpad_stream_source(in, rows, k);
+        for (int64_t s = 0; s < segments && 16 * s < row_bytes; s++) {
+            uint8_t bytes[16];
+            _mm_storeu_si128((__m128i *)(void *)bytes,
+                             segment(src, window[s], map[s], pad[s], words, whole, constant));
+            memcpy(out + 16 * s, bytes,
+                   (size_t)(row_bytes - 16 * s < 16 ? row_bytes - 16 * s : 16));
         }
-        if (end - out >= 16) {
-            _mm_storeu_si128((__m128i *)(void *)out, v);
-        } else {
-            uint8_t last[16];
-            _mm_storeu_si128((__m128i *)(void *)last, v);
-            memcpy(out, last, (size_t)row_bytes);
-        }
+    }
+}
+
+void ndpad_stream_short_rows_16__avx2(const ndpad_stream *st, const char *in, const int64_t *rows,
+                                      int64_t count, char *out, bool nontemporal)
+{
+    (void)nontemporal; /* rows this short stay in the cache */
+    const bool c = st->constant;
+    switch (st->short_segments) {
+    case 1:
+        c ? segment_rows(st, in, rows, count, out, 1, true)
+          : segment_rows(st, in, rows, count, out, 1, false);
+        break;
+    case 2:
+        c ? segment_rows(st, in, rows, count, out, 2, true)
+          : segment_rows(st, in, rows, count, out, 2, false);
+        break;
+    case 3:
+        c ? segment_rows(st, in, rows, count, out, 3, true)
+          : segment_rows(st, in, rows, count, out, 3, false);
+        break;
+    default:
+        c ? segment_rows(st, in, rows, count, out, 4, true)
+          : segment_rows(st, in, rows, count, out, 4, false);
+        break;
     }
 }
