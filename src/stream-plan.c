@@ -259,14 +259,18 @@ static bool short_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream
 
 /* SHORT_ROWS_16: whether a row of at most 64 bytes reads, in each 16-byte segment, only
  * bytes of one 16-byte window inside its source row (loaded whole), or of the whole source
- * row where that is shorter than 16 bytes (its 4-byte words); with `stream`, the segments'
- * windows, their byte maps and the word mask too. */
+ * row where that is shorter than 16 bytes (its 4-byte words, or where it is not made of
+ * them, its first and last 8 bytes, 4 under 8 bytes); with `stream`, the segments' windows, their byte maps
+ * and the word mask too. */
 static bool segment_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stream *stream)
 {
     const int64_t es = (int64_t)plan->elem_size, source_bytes = row->d * es;
     const int64_t row_bytes = plan->row_bytes, segments = (row_bytes + 15) / 16;
     const bool whole = source_bytes >= 16;
-    if (row_bytes > NDPAD_STREAM_BLOCK || (!whole && source_bytes % 4 != 0)) return false;
+    /* else its 4-byte words, or its first and last 8 (4) bytes, overlapping, as one vector */
+    const bool overlap = !whole && source_bytes % 4 != 0;
+    const int64_t half = source_bytes >= 8 ? 8 : 4;
+    if (row_bytes > NDPAD_STREAM_BLOCK || (overlap && source_bytes < 4)) return false;
     int64_t window[NDPAD_STREAM_BLOCK / 16];
     for (int64_t s = 0; s < segments; s++) {
         int64_t lo = INT64_MAX, hi = -1;
@@ -282,11 +286,17 @@ static bool segment_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stre
     if (stream == NULL) return true;
     stream->short_segments = segments;
     stream->short_window_mask = whole ? 0 : lane_range(0, source_bytes / 4);
+    stream->short_overlap = overlap ? source_bytes : 0;
     stream->short_pad_mask = 0;
     memset(stream->short_map, 0x80, sizeof(stream->short_map));
     for (int64_t q = 0; q < row_bytes; q++) {
         const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
-        if (i >= 0) stream->short_map[q] = (uint8_t)(i * es + q % es - window[q / 16]);
+        /* overlap: source byte b is byte b of the vector below `half`, b - source_bytes +
+         * 2 half from there on */
+        const int64_t b = i * es + q % es - window[q / 16];
+        if (i >= 0)
+            stream->short_map[q] =
+                (uint8_t)(overlap && b >= half ? b - source_bytes + 2 * half : b);
         if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
     }
     for (int64_t s = 0; s < segments; s++) stream->short_segment_window[s] = window[s];

@@ -81,11 +81,14 @@ struct ndpad_stream {
      * (output bytes 16 s on) the same with a 16-byte window at source byte
      * short_segment_window[s] inside the source row, loaded whole (short_window_mask 0) or,
      * for source rows shorter than 16 bytes, as the 4-byte words of short_window_mask (bit
-     * k: word k), its map short_map[16 s ...]; the map is 0x80 on pad bytes. */
+     * k: word k) or, for source rows of 4 to 15 bytes not made of words, as their first
+     * and last 8 bytes, 4 under 8 (short_overlap: the source row's bytes; 0 otherwise) in
+     * the vector's halves (quarters), its map
+     * short_map[16 s ...]; the map is 0x80 on pad bytes. */
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
-    int64_t short_segments, short_segment_window[NDPAD_STREAM_BLOCK / 16];
+    int64_t short_segments, short_segment_window[NDPAD_STREAM_BLOCK / 16], short_overlap;
     /* SHORT_ROWS on AVX-512 F (no byte permutes; elements of whole 4-byte lanes): lane l of
      * a row is lane short_lanes[l] of the window. */
     uint32_t short_lanes[NDPAD_STREAM_BLOCK / 4];
