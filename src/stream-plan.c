@@ -271,35 +271,59 @@ static bool segment_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stre
     const bool overlap = !whole && source_bytes % 4 != 0;
     const int64_t half = source_bytes >= 8 ? 8 : 4;
     if (row_bytes > NDPAD_STREAM_BLOCK || (overlap && source_bytes < 4)) return false;
-    int64_t window[NDPAD_STREAM_BLOCK / 16];
+    /* a segment's bytes from one window, or (a 16-byte load inside the row, a mode that
+     * reads it: a wrap border beside the row's other end) from two */
+    int64_t window[NDPAD_STREAM_BLOCK / 16], second[NDPAD_STREAM_BLOCK / 16];
+    bool two = false;
     for (int64_t s = 0; s < segments; s++) {
-        int64_t lo = INT64_MAX, hi = -1;
+        int64_t lo = INT64_MAX, hi = -1, lo_b = INT64_MAX, hi_b = -1;
         for (int64_t q = 16 * s; q < row_bytes && q < 16 * s + 16; q++) {
-            const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
-            if (i < 0) continue;
-            lo = i * es + q % es < lo ? i * es + q % es : lo;
-            hi = i * es + q % es > hi ? i * es + q % es : hi;
+            const int64_t b = source_byte(plan, row, q);
+            if (b < 0) continue; /* pad */
+            lo = b < lo ? b : lo;
+            hi = b > hi ? b : hi;
         }
         window[s] = hi < 0 || !whole ? 0 : lo < source_bytes - 16 ? lo : source_bytes - 16;
-        if (hi - window[s] >= 16) return false;
+        second[s] = window[s];
+        if (hi - window[s] < 16) continue;
+        if (!whole || plan->mode == NDPAD_CONSTANT) return false;
+        for (int64_t q = 16 * s; q < row_bytes && q < 16 * s + 16; q++) {
+            const int64_t b = source_byte(plan, row, q);
+            if (b - window[s] < 16) continue;
+            lo_b = b < lo_b ? b : lo_b;
+            hi_b = b > hi_b ? b : hi_b;
+        }
+        second[s] = lo_b < source_bytes - 16 ? lo_b : source_bytes - 16;
+        if (hi_b - second[s] >= 16) return false;
+        two = true;
     }
     if (stream == NULL) return true;
     stream->short_segments = segments;
     stream->short_window_mask = whole ? 0 : lane_range(0, source_bytes / 4);
     stream->short_overlap = overlap ? source_bytes : 0;
+    stream->short_two_windows = two;
     stream->short_pad_mask = 0;
     memset(stream->short_map, 0x80, sizeof(stream->short_map));
+    memset(stream->short_map_second, 0x80, sizeof(stream->short_map_second));
     for (int64_t q = 0; q < row_bytes; q++) {
-        const int64_t i = ndpad_dim_source(row, plan->mode, q / es);
+        const int64_t source = source_byte(plan, row, q);
+        if (source < 0) {
+            stream->short_pad_mask |= (uint64_t)1 << q;
+            continue;
+        }
         /* overlap: source byte b is byte b of the vector below `half`, b - source_bytes +
          * 2 half from there on */
-        const int64_t b = i * es + q % es - window[q / 16];
-        if (i >= 0)
+        const int64_t b = source - window[q / 16];
+        if (b >= 16)
+            stream->short_map_second[q] = (uint8_t)(source - second[q / 16]);
+        else
             stream->short_map[q] =
                 (uint8_t)(overlap && b >= half ? b - source_bytes + 2 * half : b);
-        if (i < 0) stream->short_pad_mask |= (uint64_t)1 << q;
     }
-    for (int64_t s = 0; s < segments; s++) stream->short_segment_window[s] = window[s];
+    for (int64_t s = 0; s < segments; s++) {
+        stream->short_segment_window[s] = window[s];
+        stream->short_segment_second[s] = second[s];
+    }
     return true;
 }
 

@@ -84,11 +84,17 @@ struct ndpad_stream {
      * k: word k) or, for source rows of 4 to 15 bytes not made of words, as their first
      * and last 8 bytes, 4 under 8 (short_overlap: the source row's bytes; 0 otherwise) in
      * the vector's halves (quarters), its map
-     * short_map[16 s ...]; the map is 0x80 on pad bytes. */
+     * short_map[16 s ...]; the map is 0x80 on pad bytes. A segment whose bytes lie too far
+     * apart for one window (a wrap border beside the row's other end) takes a second,
+     * whole one at short_segment_second[s] with the map short_map_second (0x80 where the
+     * first serves; short_two_windows: some segment does; the modes that read the input). */
     int64_t short_window;
     uint64_t short_window_mask, short_pad_mask;
     uint8_t short_map[NDPAD_STREAM_BLOCK];
     int64_t short_segments, short_segment_window[NDPAD_STREAM_BLOCK / 16], short_overlap;
+    int64_t short_segment_second[NDPAD_STREAM_BLOCK / 16];
+    bool short_two_windows;
+    uint8_t short_map_second[NDPAD_STREAM_BLOCK];
     /* SHORT_ROWS on AVX-512 F (no byte permutes; elements of whole 4-byte lanes): lane l of
      * a row is lane short_lanes[l] of the window. */
     uint32_t short_lanes[NDPAD_STREAM_BLOCK / 4];
