@@ -302,15 +302,11 @@ static bool segment_map(const ndpad_plan *plan, const ndpad_dim *row, ndpad_stre
     stream->short_window_mask = whole ? 0 : lane_range(0, source_bytes / 4);
     stream->short_overlap = overlap ? source_bytes : 0;
     stream->short_two_windows = two;
-    stream->short_pad_mask = 0;
     memset(stream->short_map, 0x80, sizeof(stream->short_map));
     memset(stream->short_map_second, 0x80, sizeof(stream->short_map_second));
     for (int64_t q = 0; q < row_bytes; q++) {
         const int64_t source = source_byte(plan, row, q);
-        if (source < 0) {
-            stream->short_pad_mask |= (uint64_t)1 << q;
-            continue;
-        }
+        if (source < 0) continue; /* pad: 0x80 */
         /* overlap: source byte b is byte b of the vector below `half`, b - source_bytes +
          * 2 half from there on */
         const int64_t b = source - window[q / 16];
@@ -418,17 +414,17 @@ static bool dense_planes(const ndpad_plan *plan, int64_t max_plane, int64_t *row
     return true;
 }
 
-/* PLANES: dense planes (above) of at most NDPAD_STREAM_MAX_PLANE_BYTES of rows under
- * NDPAD_STREAM_MAX_PLANE_ROW_BYTES (or the small planes' limits), in elements of whole
- * lanes of its level's kernel. */
-static bool plane_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis)
+/* PLANES: dense planes (above, `rows_per_plane` rows each) of at most
+ * NDPAD_STREAM_MAX_PLANE_BYTES of rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES (or the small
+ * planes' limits), in elements of whole lanes of its level's kernel. */
+static bool plane_rows(const ndpad_plan *plan, int64_t rows_per_plane)
 {
+    const int64_t plane = rows_per_plane * plan->row_bytes; /* checked by dense_planes */
     if (plan->row_bytes >= NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES ||
-        (int64_t)plan->elem_size % plane_lane(plan) != 0 ||
-        !dense_planes(plan, NDPAD_STREAM_MAX_PLANE_BYTES, rows_per_plane, axis))
+        (int64_t)plan->elem_size % plane_lane(plan) != 0 || plane > NDPAD_STREAM_MAX_PLANE_BYTES)
         return false;
     return plan->row_bytes < NDPAD_STREAM_MAX_PLANE_ROW_BYTES ||
-           *rows_per_plane * plan->row_bytes <= NDPAD_STREAM_MAX_SMALL_PLANE_BYTES;
+           plane <= NDPAD_STREAM_MAX_SMALL_PLANE_BYTES;
 }
 
 static int64_t gcd(int64_t a, int64_t b)
@@ -441,24 +437,29 @@ static int64_t gcd(int64_t a, int64_t b)
     return a;
 }
 
-/* PLANES_16: dense planes (above) of rows under NDPAD_STREAM_MAX_PLANE16_ROW_BYTES whose
- * period holds at most NDPAD_STREAM_MAX_PLANE16_PHASES block positions, in elements that
- * divide 16 (every block then starts the pad pattern afresh); *phases then. */
-static bool plane16_rows(const ndpad_plan *plan, int64_t *rows_per_plane, int32_t *axis,
-                         int64_t *phases)
+/* PLANES_16: dense planes (above, `rows_per_plane` rows each) of rows under
+ * NDPAD_STREAM_MAX_PLANE16_ROW_BYTES whose period holds at most
+ * NDPAD_STREAM_MAX_PLANE16_PHASES block positions, in elements that divide 16 (every block
+ * then starts the pad pattern afresh); *phases then. */
+static bool plane16_rows(const ndpad_plan *plan, int64_t rows_per_plane, int64_t *phases)
 {
-    if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE16_ROW_BYTES ||
-        16 % (int64_t)plan->elem_size != 0 ||
-        !dense_planes(plan, 16 * NDPAD_STREAM_MAX_PLANE16_PHASES, rows_per_plane, axis))
+    if (plan->row_bytes >= NDPAD_STREAM_MAX_PLANE16_ROW_BYTES || 16 % (int64_t)plan->elem_size != 0)
         return false;
-    const int64_t plane = *rows_per_plane * plan->row_bytes;
+    const int64_t plane = rows_per_plane * plan->row_bytes;
     *phases = plane / gcd(plane, 16);
     return *phases <= NDPAD_STREAM_MAX_PLANE16_PHASES;
 }
 
+/* The largest plane either kind takes (dense_planes is asked once for both). */
+#define NDPAD_STREAM_MAX_ANY_PLANE_BYTES                                                           \
+    (NDPAD_STREAM_MAX_PLANE_BYTES > 16 * NDPAD_STREAM_MAX_PLANE16_PHASES                           \
+         ? NDPAD_STREAM_MAX_PLANE_BYTES                                                            \
+         : 16 * NDPAD_STREAM_MAX_PLANE16_PHASES)
+
 /* Of a plane's rows, which read the input (their index along the axes from `axis` on
- * inside the copy range): in_before[j], the input bytes of the rows before row j. */
-static void fill_plane_in_before(const ndpad_plan *plan, const ndpad_stream *stream,
+ * inside the copy range): in_before[j], the input bytes of the rows before row j; and the
+ * plane fields both plane kinds share (stream-plan.h). */
+static void fill_plane_in_before(const ndpad_plan *plan, ndpad_stream *stream,
                                  int64_t rows_per_plane, int32_t axis, int64_t *in_before)
 {
     const int64_t interior = stream->interior_end - stream->left_bytes;
@@ -474,6 +475,10 @@ static void fill_plane_in_before(const ndpad_plan *plan, const ndpad_stream *str
         }
         in_before[j + 1] = in_before[j] + (input ? interior : 0);
     }
+    stream->plane_bytes = rows_per_plane * stream->row_bytes;
+    stream->plane_rows = rows_per_plane;
+    stream->plane_in_bytes = in_before[rows_per_plane];
+    stream->plane_in_before = in_before;
 }
 
 /* Whether each of the first `count` bytes of the planes (one after another) is interior,
@@ -516,12 +521,8 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
         }
         m = m >> 1 | (uint64_t)interior_byte[f + NDPAD_STREAM_BLOCK] << 63;
     }
-    stream->plane_bytes = plane;
-    stream->plane_rows = rows_per_plane;
-    stream->plane_in_bytes = in_before[rows_per_plane];
     stream->plane_step = NDPAD_STREAM_BLOCK % plane;
     stream->plane_masks = tables;
-    stream->plane_in_before = in_before;
 }
 
 /* PLANES_16: the tables at `tables` (stream-plan.h): which rows of a plane read the input,
@@ -529,7 +530,6 @@ static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t ro
 static void fill_planes_16(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
                            int32_t axis, int64_t phases, int64_t *tables)
 {
-    const int64_t plane = rows_per_plane * stream->row_bytes;
     int64_t *in_before = tables;
     fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
     /* a whole number of periods, of NDPAD_STREAM_PLANE16_RUN blocks at least, and that many
@@ -547,10 +547,6 @@ static void fill_planes_16(const ndpad_plan *plan, ndpad_stream *stream, int64_t
         for (int64_t l = 0; l < 16; l++) index[16 * k + l] = interior_byte[16 * k + l] ? c++ : 0x80;
         in_at[k + 1] = (uint16_t)(in_at[k] + c); /* under 2^16: 16 bytes a block at most */
     }
-    stream->plane_bytes = plane;
-    stream->plane_rows = rows_per_plane;
-    stream->plane_in_bytes = in_before[rows_per_plane];
-    stream->plane_in_before = in_before;
     stream->plane_phases = phases;
     stream->plane_period = period;
     stream->plane_in_end =
@@ -779,12 +775,12 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const bool has_seam = !constant && row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
                           plan->kernels->stream[NDPAD_STREAM_BLOCKS] != NULL &&
                           seam_map(plan, left, interior_end, src_interior, &seam);
-    int64_t rows_per_plane = 0;
+    int64_t rows_per_plane = 0, phases_16 = 0;
     int32_t plane_axis = 0;
-    const bool has_planes = plane_rows(plan, &rows_per_plane, &plane_axis);
-    int64_t rows_per_plane_16 = 0, phases_16 = 0;
-    int32_t plane_axis_16 = 0;
-    const bool has_planes_16 = plane16_rows(plan, &rows_per_plane_16, &plane_axis_16, &phases_16);
+    const bool dense =
+        dense_planes(plan, NDPAD_STREAM_MAX_ANY_PLANE_BYTES, &rows_per_plane, &plane_axis);
+    const bool has_planes = dense && plane_rows(plan, rows_per_plane);
+    const bool has_planes_16 = dense && plane16_rows(plan, rows_per_plane, &phases_16);
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
     /* a wrap seam is two permutes: only near ones pay on rows under 512 bytes */
@@ -815,7 +811,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     const int64_t plane_tables =
         kind == NDPAD_STREAM_PLANES ? rows_per_plane * row_bytes + rows_per_plane + 1 : 0;
     const int64_t plane_16_bytes = kind == NDPAD_STREAM_PLANES_16
-                                       ? (rows_per_plane_16 + 1) * (int64_t)sizeof(int64_t) +
+                                       ? (rows_per_plane + 1) * (int64_t)sizeof(int64_t) +
                                              (phases_16 + 2 * NDPAD_STREAM_PLANE16_RUN) * 18 + 2
                                        : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
@@ -866,7 +862,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     } else if (kind == NDPAD_STREAM_PLANES) {
         fill_planes(plan, stream, rows_per_plane, plane_axis, (uint64_t *)(stream + 1));
     } else if (kind == NDPAD_STREAM_PLANES_16) {
-        fill_planes_16(plan, stream, rows_per_plane_16, plane_axis_16, phases_16,
+        fill_planes_16(plan, stream, rows_per_plane, plane_axis, phases_16,
                        (int64_t *)(stream + 1));
     } else if (row_masks > 0) {
         fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
