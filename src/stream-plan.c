@@ -495,33 +495,69 @@ static void plane_interior_bytes(const ndpad_stream *stream, const int64_t *in_b
     }
 }
 
-/* PLANES: the tables at `tables` (stream-plan.h): which rows of a plane read the input
- * (their index along the axes from `axis` on inside the copy range), then every block
- * position's interior lanes, one shift from the last. */
+/* PLANES: the classes of a plane's blocks (stream-plan.h), the entries each class holds,
+ * and all the classes' entries. */
+static void plane_classes(int64_t plane, int64_t *classes, int64_t *phases, int64_t *entries)
+{
+    *classes = gcd(plane, NDPAD_STREAM_BLOCK);
+    *phases = plane / *classes;
+    *entries = (NDPAD_STREAM_PLANE_RUN + *phases - 1) / *phases * *phases;
+}
+
+static int64_t plane_table_entries(int64_t plane)
+{
+    int64_t classes, phases, entries;
+    plane_classes(plane, &classes, &phases, &entries);
+    return classes * entries;
+}
+
+/* PLANES: the tables at `tables` (stream-plan.h): every class's entries, in the order its
+ * blocks come, then which rows of a plane read the input (their index along the axes from
+ * `axis` on inside the copy range). */
 static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
                         int32_t axis, uint64_t *tables)
 {
     const int64_t row_bytes = stream->row_bytes, plane = rows_per_plane * row_bytes;
-    int64_t *in_before = (int64_t *)(tables + plane);
+    int64_t classes, phases, entries;
+    plane_classes(plane, &classes, &phases, &entries);
+    int64_t *in_before = (int64_t *)(tables + classes * entries);
     fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
+    /* whether each byte of a plane and the block after it is interior, one bit a byte */
     uint8_t interior_byte[NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK];
+    uint64_t interior[(NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK) / 64 + 1] = {0};
     plane_interior_bytes(stream, in_before, rows_per_plane, interior_byte,
                          plane + NDPAD_STREAM_BLOCK);
-    uint64_t m = 0;
-    for (int64_t l = NDPAD_STREAM_BLOCK - 1; l >= 0; l--) m = m << 1 | interior_byte[l];
+    for (int64_t x = 0; x < plane + NDPAD_STREAM_BLOCK; x++)
+        interior[x / 64] |= (uint64_t)interior_byte[x] << (x % 64);
     const bool lanes_of_4 = plane_lane(plan) == 4;
-    for (int64_t f = 0; f < plane; f++) {
-        tables[f] = m;
-        if (lanes_of_4) {
-            /* the block's 4-byte lanes, and the input bytes they take (elements are whole
-             * lanes: a lane is interior or pad whole) */
-            uint64_t lanes = 0;
-            for (int k = 0; k < NDPAD_STREAM_BLOCK / 4; k++) lanes |= (m >> (4 * k) & 1) << k;
-            tables[f] = lanes | (uint64_t)(4 * __builtin_popcountll(lanes)) << 16;
+    const int64_t step = NDPAD_STREAM_BLOCK % plane;
+    for (int64_t c = 0; c < classes; c++) {
+        uint64_t *entry = tables + c * entries;
+        for (int64_t k = 0, f = c; k < entries; k++) {
+            /* the block's 64 bytes from plane byte f */
+            const int64_t w = f / 64, shift = f % 64;
+            const uint64_t m =
+                interior[w] >> shift | (shift > 0 ? interior[w + 1] << (64 - shift) : 0);
+            entry[k] = m;
+            if (lanes_of_4) {
+                /* the block's 4-byte lanes, and the input bytes they take (elements are
+                 * whole lanes: a lane is interior or pad whole) */
+                uint64_t lanes = 0;
+                for (int l = 0; l < NDPAD_STREAM_BLOCK / 4; l++) lanes |= (m >> (4 * l) & 1) << l;
+                entry[k] = lanes | (uint64_t)(4 * __builtin_popcountll(lanes)) << 16;
+            }
+            f += step;
+            if (f >= plane) f -= plane;
         }
-        m = m >> 1 | (uint64_t)interior_byte[f + NDPAD_STREAM_BLOCK] << 63;
     }
-    stream->plane_step = NDPAD_STREAM_BLOCK % plane;
+    /* the class entry of plane byte c + q classes: q times the inverse of 64 / classes */
+    const int64_t stride = NDPAD_STREAM_BLOCK / classes % phases;
+    int64_t inverse = 0;
+    while (inverse < phases && inverse * stride % phases != 1 % phases) inverse++;
+    stream->plane_classes = classes;
+    stream->plane_class_phases = phases;
+    stream->plane_class_entries = entries;
+    stream->plane_phase_inverse = inverse;
     stream->plane_masks = tables;
 }
 
@@ -809,7 +845,9 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
                                   ? row_mask_entries(row_bytes, row_expand)
                                   : 0;
     const int64_t plane_tables =
-        kind == NDPAD_STREAM_PLANES ? rows_per_plane * row_bytes + rows_per_plane + 1 : 0;
+        kind == NDPAD_STREAM_PLANES
+            ? plane_table_entries(rows_per_plane * row_bytes) + rows_per_plane + 1
+            : 0;
     const int64_t plane_16_bytes = kind == NDPAD_STREAM_PLANES_16
                                        ? (rows_per_plane + 1) * (int64_t)sizeof(int64_t) +
                                              (phases_16 + 2 * NDPAD_STREAM_PLANE16_RUN) * 18 + 2

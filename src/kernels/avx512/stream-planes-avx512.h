@@ -6,8 +6,8 @@
  * are the input's, in order, so a 64-byte block of the output is the input's next bytes
  * spread over the block's interior lanes, one expanding load (which reads just the bytes it
  * spreads) over the pad pattern and one aligned store, whatever rows, pad rows and planes
- * the block meets. The lanes come from the plan's entry for the block's place in its plane;
- * the input moves on by their bytes. Short rows cost no per-row work at all (512 x 7 x 7
+ * the block meets. The lanes come from the plan's entries for the blocks' class, read one
+ * after another; the input moves on by their bytes. Short rows cost no per-row work at all (512 x 7 x 7
  * uint8, 9-byte rows, one thread: 15x -> 1.1-1.3x of a memcpy of the output). The partial
  * blocks at either end of a batch take only the lanes inside it, and store only those: the
  * lanes before the batch belong to another batch, maybe another thread's. */
@@ -37,51 +37,56 @@
 #define LANE_BYTES(m)        ((int64_t)4 * __builtin_popcount((unsigned)(m)))
 #endif
 
-/* The block at `block`, at byte `f` of its plane, `lanes` of it in the batch (interior or
- * pad), from the input at `src`: the input bytes it took. */
+/* The block at `block`, of entry `e`, `lanes` of it in the batch (interior or pad), from
+ * the input at `src`: the input bytes it took. */
 static inline __attribute__((always_inline, target(PLANES_TARGET))) int64_t
-put_partial(const ndpad_stream *st, char *block, int64_t f, uint64_t lanes, const char *src,
-            __m512i pad)
+put_partial(char *block, uint64_t e, uint64_t lanes, const char *src, __m512i pad)
 {
-    const uint64_t m = ENTRY_LANES(st->plane_masks[f]) & lanes;
+    const uint64_t m = ENTRY_LANES(e) & lanes;
     STORE_LANES(block, lanes, EXPAND(pad, m, src));
     return LANE_BYTES(m);
 }
 
-/* The blocks of `count` rows at `out`, starting at row `first` of the output. */
+/* The blocks of `count` rows at `out`, starting at row `first` of the output: the entries
+ * of the first block's class (stream-plan.h), one after another. */
 static inline __attribute__((always_inline, target(PLANES_TARGET))) void
 planes(const ndpad_stream *st, const char *src, int64_t first, int64_t count, char *out,
        bool nontemporal)
 {
-    const int64_t plane_rows = st->plane_rows, plane = st->plane_bytes, step = st->plane_step;
-    const uint64_t *const masks = st->plane_masks;
+    const int64_t plane = st->plane_bytes, classes = st->plane_classes;
     char *const end = out + count * st->row_bytes;
     char *block = (char *)((uintptr_t)out & ~(uintptr_t)(NDPAD_STREAM_BLOCK - 1));
-    /* the block's place in its plane, and the pad pattern at the blocks' phase (the element
-     * size divides 64) */
-    int64_t f = (first % plane_rows * st->row_bytes - (out - block)) % plane;
+    /* the block's place in its plane, its class and its entry there, and the pad pattern
+     * at the blocks' phase (the element size divides 64) */
+    int64_t f = (first % st->plane_rows * st->row_bytes - (out - block)) % plane;
     if (f < 0) f += plane;
+    const uint64_t *const table = st->plane_masks + f % classes * st->plane_class_entries;
+    const uint64_t *const table_end = table + st->plane_class_entries;
+    const uint64_t *x = table + f / classes * st->plane_phase_inverse % st->plane_class_phases;
     const __m512i pad =
         _mm512_loadu_si512((const void *)(st->pad + (64 - (out - block)) % st->elem_size));
     if (block < out) {
         const uint64_t lanes = LANES_BELOW(end - block) & ~LANES_BELOW(out - block);
-        src += put_partial(st, block, f, lanes, src, pad);
+        src += put_partial(block, *x, lanes, src, pad);
         block += NDPAD_STREAM_BLOCK;
-        f += step;
-        if (f >= plane) f -= plane;
+        if (++x == table_end) x = table;
     }
-    for (; block + NDPAD_STREAM_BLOCK <= end; block += NDPAD_STREAM_BLOCK) {
-        const uint64_t e = masks[f];
-        const __m512i v = EXPAND(pad, ENTRY_LANES(e), src);
-        if (nontemporal)
-            _mm512_stream_si512((void *)block, v);
-        else
-            _mm512_store_si512((void *)block, v);
-        src += ENTRY_BYTES(e);
-        f += step;
-        if (f >= plane) f -= plane;
+    for (int64_t blocks = (end - block) / NDPAD_STREAM_BLOCK; blocks > 0;) {
+        const int64_t n = blocks < table_end - x ? blocks : table_end - x;
+        char *const stop = block + n * NDPAD_STREAM_BLOCK;
+        for (; block < stop; block += NDPAD_STREAM_BLOCK, x++) {
+            const uint64_t e = *x;
+            const __m512i v = EXPAND(pad, ENTRY_LANES(e), src);
+            if (nontemporal)
+                _mm512_stream_si512((void *)block, v);
+            else
+                _mm512_store_si512((void *)block, v);
+            src += ENTRY_BYTES(e);
+        }
+        blocks -= n;
+        if (x == table_end) x = table;
     }
-    if (block < end) put_partial(st, block, f, LANES_BELOW(end - block), src, pad);
+    if (block < end) put_partial(block, *x, LANES_BELOW(end - block), src, pad);
     if (nontemporal) _mm_sfence();
 }
 
