@@ -414,19 +414,6 @@ static bool dense_planes(const ndpad_plan *plan, int64_t max_plane, int64_t *row
     return true;
 }
 
-/* PLANES: dense planes (above, `rows_per_plane` rows each) of at most
- * NDPAD_STREAM_MAX_PLANE_BYTES of rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES (or the small
- * planes' limits), in elements of whole lanes of its level's kernel. */
-static bool plane_rows(const ndpad_plan *plan, int64_t rows_per_plane)
-{
-    const int64_t plane = rows_per_plane * plan->row_bytes; /* checked by dense_planes */
-    if (plan->row_bytes >= NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES ||
-        (int64_t)plan->elem_size % plane_lane(plan) != 0 || plane > NDPAD_STREAM_MAX_PLANE_BYTES)
-        return false;
-    return plan->row_bytes < NDPAD_STREAM_MAX_PLANE_ROW_BYTES ||
-           plane <= NDPAD_STREAM_MAX_SMALL_PLANE_BYTES;
-}
-
 static int64_t gcd(int64_t a, int64_t b)
 {
     while (b != 0) {
@@ -435,6 +422,28 @@ static int64_t gcd(int64_t a, int64_t b)
         b = t;
     }
     return a;
+}
+
+/* The inverse of a modulo m (a and m coprime, m >= 1), by Euclid's algorithm extended. */
+static int64_t inverse_mod(int64_t a, int64_t m)
+{
+    int64_t r0 = m, r1 = a % m, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+        const int64_t q = r0 / r1, r = r0 - q * r1, t = t0 - q * t1;
+        r0 = r1, r1 = r, t0 = t1, t1 = t;
+    }
+    return (t0 % m + m) % m;
+}
+
+/* PLANES: dense planes (above, `rows_per_plane` rows each) within the limits of
+ * stream-plan.h, in elements of whole lanes of its level's kernel. */
+static bool plane_rows(const ndpad_plan *plan, int64_t rows_per_plane)
+{
+    const int64_t plane = rows_per_plane * plan->row_bytes; /* checked by dense_planes */
+    return plan->row_bytes < NDPAD_STREAM_MAX_PLANE_ROW_BYTES &&
+           (int64_t)plan->elem_size % plane_lane(plan) == 0 &&
+           plane <= NDPAD_STREAM_MAX_PLANE_BYTES &&
+           plane / gcd(plane, NDPAD_STREAM_BLOCK) <= NDPAD_STREAM_MAX_PLANE_PHASES;
 }
 
 /* PLANES_16: dense planes (above, `rows_per_plane` rows each) of rows under
@@ -495,69 +504,80 @@ static void plane_interior_bytes(const ndpad_stream *stream, const int64_t *in_b
     }
 }
 
-/* PLANES: the classes of a plane's blocks (stream-plan.h), the entries each class holds,
- * and all the classes' entries. */
-static void plane_classes(int64_t plane, int64_t *classes, int64_t *phases, int64_t *entries)
+/* PLANES: the entries of a plane's blocks (stream-plan.h): their phases, and the entries
+ * the table holds (whole repeats, NDPAD_STREAM_PLANE_RUN at least). */
+static void plane_entries(int64_t plane, int64_t *phases, int64_t *entries)
 {
-    *classes = gcd(plane, NDPAD_STREAM_BLOCK);
-    *phases = plane / *classes;
+    *phases = plane / gcd(plane, NDPAD_STREAM_BLOCK);
     *entries = (NDPAD_STREAM_PLANE_RUN + *phases - 1) / *phases * *phases;
+}
+
+/* PLANES: whether each byte of the planes from a plane's start on is interior, one bit a
+ * byte in interior[], up to byte `count`: row by row, a run of bits a row that reads the
+ * input (planning a one-shot 64 x 43 x 43 uint8 pad spent 15 us asking byte by byte). */
+static void plane_interior_bits(const ndpad_stream *stream, const int64_t *in_before,
+                                int64_t rows_per_plane, uint64_t *interior, int64_t count)
+{
+    const int64_t row_bytes = stream->row_bytes;
+    memset(interior, 0, (size_t)(count + 63) / 64 * sizeof(uint64_t));
+    for (int64_t x = 0, j = 0; x < count; x += row_bytes, j = j + 1 == rows_per_plane ? 0 : j + 1) {
+        if (in_before[j + 1] == in_before[j]) continue;
+        const int64_t lo = x + stream->left_bytes;
+        const int64_t hi = x + stream->interior_end < count ? x + stream->interior_end : count;
+        for (int64_t b = lo; b < hi;) {
+            const int64_t shift = b % 64, n = hi - b < 64 - shift ? hi - b : 64 - shift;
+            interior[b / 64] |= (n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1) << shift;
+            b += n;
+        }
+    }
 }
 
 static int64_t plane_table_entries(int64_t plane)
 {
-    int64_t classes, phases, entries;
-    plane_classes(plane, &classes, &phases, &entries);
-    return classes * entries;
+    int64_t phases, entries;
+    plane_entries(plane, &phases, &entries);
+    return entries;
 }
 
-/* PLANES: the tables at `tables` (stream-plan.h): every class's entries, in the order its
+/* PLANES: the tables at `tables` (stream-plan.h): the blocks' entries, in the order the
  * blocks come, then which rows of a plane read the input (their index along the axes from
  * `axis` on inside the copy range). */
 static void fill_planes(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
                         int32_t axis, uint64_t *tables)
 {
-    const int64_t row_bytes = stream->row_bytes, plane = rows_per_plane * row_bytes;
-    int64_t classes, phases, entries;
-    plane_classes(plane, &classes, &phases, &entries);
-    int64_t *in_before = (int64_t *)(tables + classes * entries);
+    const int64_t plane = rows_per_plane * stream->row_bytes;
+    int64_t phases, entries;
+    plane_entries(plane, &phases, &entries);
+    int64_t *in_before = (int64_t *)(tables + entries);
     fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
-    /* whether each byte of a plane and the block after it is interior, one bit a byte */
-    uint8_t interior_byte[NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK];
-    uint64_t interior[(NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK) / 64 + 1] = {0};
-    plane_interior_bytes(stream, in_before, rows_per_plane, interior_byte,
-                         plane + NDPAD_STREAM_BLOCK);
-    for (int64_t x = 0; x < plane + NDPAD_STREAM_BLOCK; x++)
-        interior[x / 64] |= (uint64_t)interior_byte[x] << (x % 64);
+    uint64_t interior[(NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK) / 64 + 1];
+    plane_interior_bits(stream, in_before, rows_per_plane, interior, plane + NDPAD_STREAM_BLOCK);
     const bool lanes_of_4 = plane_lane(plan) == 4;
     const int64_t step = NDPAD_STREAM_BLOCK % plane;
-    for (int64_t c = 0; c < classes; c++) {
-        uint64_t *entry = tables + c * entries;
-        for (int64_t k = 0, f = c; k < entries; k++) {
-            /* the block's 64 bytes from plane byte f */
-            const int64_t w = f / 64, shift = f % 64;
-            const uint64_t m =
-                interior[w] >> shift | (shift > 0 ? interior[w + 1] << (64 - shift) : 0);
-            entry[k] = m;
-            if (lanes_of_4) {
-                /* the block's 4-byte lanes, and the input bytes they take (elements are
-                 * whole lanes: a lane is interior or pad whole) */
-                uint64_t lanes = 0;
-                for (int l = 0; l < NDPAD_STREAM_BLOCK / 4; l++) lanes |= (m >> (4 * l) & 1) << l;
-                entry[k] = lanes | (uint64_t)(4 * __builtin_popcountll(lanes)) << 16;
-            }
-            f += step;
-            if (f >= plane) f -= plane;
+    for (int64_t k = 0, f = 0; k < entries; k++) {
+        /* the interior bytes of the block's 64 from plane byte f */
+        const int64_t w = f / 64, shift = f % 64;
+        const uint64_t m = interior[w] >> shift | (shift > 0 ? interior[w + 1] << (64 - shift) : 0);
+        tables[k] = m;
+        if (lanes_of_4) {
+            /* the block's 4-byte lanes (bits 0, 4, .. 60 of m, gathered), and the input
+             * bytes they take (elements are whole lanes: a lane is interior or pad whole) */
+            uint64_t lanes = m & 0x1111111111111111u;
+            lanes = (lanes | lanes >> 3) & 0x0303030303030303u;
+            lanes = (lanes | lanes >> 6) & 0x000F000F000F000Fu;
+            lanes = (lanes | lanes >> 12) & 0x000000FF000000FFu;
+            lanes = (lanes | lanes >> 24) & 0xFFFFu;
+            tables[k] = lanes | (uint64_t)(4 * __builtin_popcountll(lanes)) << 16;
         }
+        f += step;
+        if (f >= plane) f -= plane;
     }
-    /* the class entry of plane byte c + q classes: q times the inverse of 64 / classes */
-    const int64_t stride = NDPAD_STREAM_BLOCK / classes % phases;
-    int64_t inverse = 0;
-    while (inverse < phases && inverse * stride % phases != 1 % phases) inverse++;
-    stream->plane_classes = classes;
-    stream->plane_class_phases = phases;
-    stream->plane_class_entries = entries;
-    stream->plane_phase_inverse = inverse;
+    /* the entry of plane byte q gcd(64, plane): q times the inverse of 64 / gcd modulo the
+     * phases */
+    stream->plane_phase_inverse =
+        inverse_mod(NDPAD_STREAM_BLOCK / gcd(plane, NDPAD_STREAM_BLOCK), phases);
+    stream->plane_phases = phases;
+    stream->plane_entries = entries;
     stream->plane_masks = tables;
 }
 

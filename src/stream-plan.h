@@ -131,25 +131,22 @@ struct ndpad_stream {
      * the output's interior bytes, in output order, are the input's, in order, from
      * src_interior on. The output repeats every plane_bytes bytes (plane_rows rows: the
      * padded axes below the outermost one), each plane reading plane_in_bytes of the input.
-     * A block's entry has its lanes that are interior (it may reach into the next plane):
-     * its 64 bytes on levels that expand bytes, else (elements of whole 4-byte lanes) its 16
-     * lanes in bits 0-15 and the input bytes they take in bits 16-31. A block starting at
-     * plane byte f is of class f mod plane_classes (gcd(64, plane_bytes)), and so are all
-     * the blocks after it, so the entries are held class by class, each class's in the
-     * order its blocks come: plane_masks + c plane_class_entries lists the blocks from plane
-     * byte c on, entry k that of plane byte (c + 64 k) mod plane_bytes. They repeat every
-     * plane_class_phases (plane_bytes / plane_classes) entries; a class holds whole
-     * repeats, NDPAD_STREAM_PLANE_RUN entries at least. The block at plane byte c + q
-     * plane_classes is entry q plane_phase_inverse mod plane_class_phases of its class
-     * (the inverse of 64 / plane_classes modulo plane_class_phases). A kernel walks its
-     * class's entries one after another, without a test of where a block lies, and a call
-     * reads one class's (against a table by plane byte, read at f += 64 mod plane_bytes;
-     * one thread, back to back, ratio to a memcpy: 64 x 40 x 40 uint8 1.43 -> 1.04, 256 x
-     * 14 x 14 fp32 1.10 -> 0.91, 512 x 7 x 7 uint8 1.15 -> 1.00, 256 x 14 x 14 uint8 1.19
-     * -> 1.12). plane_in_before[j]: the input bytes of the plane's rows before row j
-     * (j <= plane_rows). */
-    int64_t plane_bytes, plane_rows, plane_in_bytes;
-    int64_t plane_classes, plane_class_phases, plane_class_entries, plane_phase_inverse;
+     * The kernel lays its blocks from the output's start (of the plan's whole output, not
+     * the batch's), so a block starts at plane byte f = 64 k mod plane_bytes, a multiple of
+     * gcd(64, plane_bytes): the blocks' places repeat every plane_phases (plane_bytes / that
+     * gcd) blocks. plane_masks[k] is the entry of the block at 64 k mod plane_bytes, its
+     * lanes that are interior (it may reach into the next plane): its 64 bytes on levels
+     * that expand bytes, else (elements of whole 4-byte lanes) its 16 lanes in bits 0-15
+     * and the input bytes they take in bits 16-31. The table holds whole repeats,
+     * plane_entries of them (NDPAD_STREAM_PLANE_RUN at least); the block at plane byte q
+     * gcd(64, plane_bytes) is entry q plane_phase_inverse mod plane_phases (the inverse of
+     * 64 / gcd modulo plane_phases). A kernel walks the entries one after another, with no
+     * test of where a block lies (against a table by plane byte, read at f += 64 mod
+     * plane_bytes; one thread, back to back, ratio to a memcpy: 64 x 40 x 40 uint8 1.43 ->
+     * 1.04, 256 x 14 x 14 fp32 1.10 -> 0.91, 512 x 7 x 7 uint8 1.15 -> 1.00, 256 x 14 x
+     * 14 uint8 1.19 -> 1.12). plane_in_before[j]: the input bytes of the plane's rows
+     * before row j (j <= plane_rows). */
+    int64_t plane_bytes, plane_rows, plane_in_bytes, plane_entries, plane_phase_inverse;
     const uint64_t *plane_masks;
     const int64_t *plane_in_before;
     /* PLANES_16 (the same outputs, levels with a 16-byte byte shuffle and no expand): the
@@ -199,21 +196,22 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
  * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
 #define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
 
-/* CONSTANT planes of at most this many bytes (their mask table 8 bytes a plane byte, kept
- * in L1) with rows under NDPAD_STREAM_MAX_PLANE_ROW_BYTES, or of at most ..._SMALL_PLANE_BYTES
- * with rows under ..._SMALL_PLANE_ROW_BYTES, take the PLANES kernel where the level has one.
- * Against SHORT_ROWS (VBMI), one thread, back to back, ratio to a memcpy: 64 x 30 x 30
- * uint8 (32-byte rows, 1 KiB planes) 2.1 -> 1.3, 64 x 40 x 40 uint8 (42 B, 1.7 KiB) 1.8 ->
- * 1.5, 64 x 12 x 12 fp32 (56 B, 784 B) 1.11 -> 1.01, 256 x 14 x 14 fp32 (64 B, 1 KiB) 0.98
- * -> 0.91; against the row masks, 512 x 7 x 7 fp64 (72 B, 648 B) 1.06 -> 0.98; but 64 x 28 x
- * 28 fp16 (60 B rows, 1.8 KiB planes) 1.12 -> 1.41, and 14 x 14 fp64 (128 B rows) even. */
-#define NDPAD_STREAM_MAX_PLANE_BYTES           2048
-#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES       48
-#define NDPAD_STREAM_MAX_SMALL_PLANE_BYTES     1024
-#define NDPAD_STREAM_MAX_SMALL_PLANE_ROW_BYTES 128
-/* PLANES: the fewest entries a class of blocks holds (stream above): the kernel's loop
- * runs over this many blocks at least between two returns to the class's first entry. */
-#define NDPAD_STREAM_PLANE_RUN 16
+/* CONSTANT planes of at most NDPAD_STREAM_MAX_PLANE_BYTES whose blocks take at most
+ * NDPAD_STREAM_MAX_PLANE_PHASES places in a plane (8 bytes of table each), in rows under
+ * NDPAD_STREAM_MAX_PLANE_ROW_BYTES, take the PLANES kernel where the level has one. One
+ * thread, back to back, ratio to a memcpy, against the row masks of the BLOCKS kernel:
+ * 128 x 28 x 28 fp32 (120-byte rows, 3.5 KiB planes) 1.16 -> 0.99 (2 threads 1.60 ->
+ * 1.07), 64 x 30 x 62 fp32 (256 B, 8 KiB) 1.54 -> 0.92, 64 x 56 x 56 fp32 (232 B, 13 KiB)
+ * 1.13 -> 1.08, 64 x 28 x 28 fp16 1.29 -> 1.01, 64 x 14 x 14 fp64 1.29 -> 0.94; planes up
+ * to 64 KiB gained 2-4% more (16 x 112 x 112 fp32 1.15 -> 1.12), not worth their tables.
+ * An output whose start is not on a 64-byte boundary takes unaligned stores (256 x 14 x 14
+ * uint8 at 4 bytes past one: 1.06 -> 1.21, against blocks aligned to the address).
+ * RUN: the fewest entries the table holds (stream above), so that the kernel's loop runs
+ * over that many blocks at least between two returns to the table's start. */
+#define NDPAD_STREAM_MAX_PLANE_BYTES     16384
+#define NDPAD_STREAM_MAX_PLANE_PHASES    2048
+#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES 1024
+#define NDPAD_STREAM_PLANE_RUN           16
 /* PLANES_16: at most this many 16-byte block positions a plane period (18 bytes of table
  * each, kept in L1), on rows under NDPAD_STREAM_MAX_PLANE16_ROW_BYTES, where the level has
  * no PLANES kernel and no row masks serve. AVX2, one thread, back to back, ratio to a

@@ -342,6 +342,10 @@ static void test_planes(void **state)
         /* planes of 64 and 256 bytes: every block of a class at one place in its plane */
         {1, 9, 6, 6, {0, 1, 1}, {0, 1, 1}},
         {4, 5, 6, 6, {0, 1, 1}, {0, 1, 1}},
+        /* larger planes: 120-byte rows (3.5 KiB), 256-byte rows (8 KiB), 2025 block places */
+        {4, 3, 28, 28, {0, 1, 1}, {0, 1, 1}},
+        {2, 2, 30, 126, {0, 1, 1}, {0, 1, 1}},
+        {1, 3, 43, 43, {0, 1, 1}, {0, 1, 1}},
     };
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;

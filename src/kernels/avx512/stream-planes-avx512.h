@@ -15,7 +15,6 @@
 #define NDPAD_STREAM_PLANES_AVX512_H
 
 #include <immintrin.h>
-#include <string.h>
 
 #include "stream-plan.h"
 
@@ -47,24 +46,26 @@ put_partial(char *block, uint64_t e, uint64_t lanes, const char *src, __m512i pa
     return LANE_BYTES(m);
 }
 
-/* The blocks of `count` rows at `out`, starting at row `first` of the output: the entries
- * of the first block's class (stream-plan.h), one after another. */
+/* How planes() stores a whole block. */
+enum planes_store { PLANES_ALIGNED, PLANES_STREAMING, PLANES_UNALIGNED };
+
+/* The blocks of `count` rows at `out`, starting at row `first` of the output. The blocks lie
+ * every 64 bytes from the output's start (out - first rows), aligned where it is: a block
+ * then starts at plane byte 64 k mod plane_bytes, the table's entry k mod plane_entries
+ * (stream-plan.h), whichever row a batch starts at. */
 static inline __attribute__((always_inline, target(PLANES_TARGET))) void
 planes(const ndpad_stream *st, const char *src, int64_t first, int64_t count, char *out,
-       bool nontemporal)
+       enum planes_store store)
 {
-    const int64_t plane = st->plane_bytes, classes = st->plane_classes;
+    const int64_t before = first * st->row_bytes; /* the output's bytes before the batch's */
     char *const end = out + count * st->row_bytes;
-    char *block = (char *)((uintptr_t)out & ~(uintptr_t)(NDPAD_STREAM_BLOCK - 1));
-    /* the block's place in its plane, its class and its entry there, and the pad pattern
-     * at the blocks' phase (the element size divides 64) */
-    int64_t f = (first % st->plane_rows * st->row_bytes - (out - block)) % plane;
-    if (f < 0) f += plane;
-    const uint64_t *const table = st->plane_masks + f % classes * st->plane_class_entries;
-    const uint64_t *const table_end = table + st->plane_class_entries;
-    const uint64_t *x = table + f / classes * st->plane_phase_inverse % st->plane_class_phases;
-    const __m512i pad =
-        _mm512_loadu_si512((const void *)(st->pad + (64 - (out - block)) % st->elem_size));
+    char *block = out - before % NDPAD_STREAM_BLOCK;
+    /* the block's place in its plane (a multiple of gcd(64, plane_bytes)), its entry */
+    const int64_t f = (before - before % NDPAD_STREAM_BLOCK) % st->plane_bytes;
+    const uint64_t *const table = st->plane_masks, *const table_end = table + st->plane_entries;
+    const uint64_t *x = table + f / (st->plane_bytes / st->plane_phases) * st->plane_phase_inverse %
+                                    st->plane_phases;
+    const __m512i pad = _mm512_loadu_si512((const void *)st->pad); /* elements divide 64 */
     if (block < out) {
         const uint64_t lanes = LANES_BELOW(end - block) & ~LANES_BELOW(out - block);
         src += put_partial(block, *x, lanes, src, pad);
@@ -77,41 +78,23 @@ planes(const ndpad_stream *st, const char *src, int64_t first, int64_t count, ch
         for (; block < stop; block += NDPAD_STREAM_BLOCK, x++) {
             const uint64_t e = *x;
             const __m512i v = EXPAND(pad, ENTRY_LANES(e), src);
-            if (nontemporal)
+            if (store == PLANES_STREAMING)
                 _mm512_stream_si512((void *)block, v);
-            else
+            else if (store == PLANES_ALIGNED)
                 _mm512_store_si512((void *)block, v);
+            else
+                _mm512_storeu_si512((void *)block, v);
             src += ENTRY_BYTES(e);
         }
         blocks -= n;
         if (x == table_end) x = table;
     }
     if (block < end) put_partial(block, *x, LANES_BELOW(end - block), src, pad);
-    if (nontemporal) _mm_sfence();
-}
-
-/* Rows [first, first + count) at `out`, the first input row's interior at `src`, row by row
- * (an output not on a lane boundary, where no block lines up with the lanes): the pad
- * pattern from its start (elements are whole in it), the interior copied. */
-static void planes_by_rows(const ndpad_stream *st, const char *src, int64_t first, int64_t count,
-                           char *out)
-{
-    const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
-    for (int64_t r = first; r < first + count; r++, out += row_bytes) {
-        const int64_t j = r % st->plane_rows;
-        if (st->plane_in_before[j + 1] == st->plane_in_before[j]) {
-            memcpy(out, st->pad, (size_t)row_bytes); /* under 128 bytes: the pattern's */
-            continue;
-        }
-        memcpy(out, st->pad, (size_t)left);
-        memcpy(out + left, src, (size_t)(end_in - left));
-        memcpy(out + end_in, st->pad, (size_t)(row_bytes - end_in)); /* at an element */
-        src += end_in - left;
-    }
+    if (store == PLANES_STREAMING) _mm_sfence();
 }
 
 /* The kernel: rows rows[0] .. rows[0] + count - 1 (rows[0]: the batch's first row, not a
- * source offset: kernels.h) at `out`. */
+ * source offset: kernels.h) at `out`; streaming stores only where the blocks are aligned. */
 static inline __attribute__((always_inline, target(PLANES_TARGET))) void
 planes_kernel(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
               bool nontemporal)
@@ -119,12 +102,12 @@ planes_kernel(const ndpad_stream *st, const char *in, const int64_t *rows, int64
     const int64_t first = rows[0];
     const char *src = in + st->src_interior + first / st->plane_rows * st->plane_in_bytes +
                       st->plane_in_before[first % st->plane_rows];
-    if (PLANES_LANE > 1 && (uintptr_t)out % PLANES_LANE != 0)
-        planes_by_rows(st, src, first, count, out);
+    if ((uintptr_t)(out - first * st->row_bytes) % NDPAD_STREAM_BLOCK != 0)
+        planes(st, src, first, count, out, PLANES_UNALIGNED);
     else if (nontemporal)
-        planes(st, src, first, count, out, true);
+        planes(st, src, first, count, out, PLANES_STREAMING);
     else
-        planes(st, src, first, count, out, false);
+        planes(st, src, first, count, out, PLANES_ALIGNED);
 }
 
 #endif
