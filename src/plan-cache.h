@@ -12,8 +12,8 @@
  * of the slot's, since a slot may be replaced while the copy runs. */
 #define NDPAD_PLAN_CACHE_PAD 64
 /* Stream tables up to this size are held in the slot and copied out on a hit (the ROWS
- * tables of borders up to ~900 elements, the CONSTANT ones, the PLANES masks of planes up
- * to ~900 bytes: a one-shot 10 x 10 fp32 pad rebuilt its 4 KiB of masks on every call, 3.3
+ * tables of borders up to ~900 elements, the CONSTANT ones, the PLANES tables of up to ~900
+ * block places: a one-shot 10 x 10 fp32 pad rebuilt its 4 KiB of masks on every call, 3.3
  * us); larger ones are rebuilt on the copy. */
 #define NDPAD_PLAN_CACHE_STREAM 8192
 typedef struct ndpad_cached_plan {
