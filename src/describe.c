@@ -52,6 +52,12 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
         else if (plan->stream->kind == NDPAD_STREAM_PLANES)
             put(&t, "output stream: %s, planes of %lld rows (%lld bytes) expanded from the input\n",
                 kernel, (long long)plan->stream->plane_rows, (long long)plan->stream->plane_bytes);
+        else if (plan->stream->kind == NDPAD_STREAM_PLANES_PERMUTE)
+            put(&t,
+                "output stream: %s, planes of %lld rows (%lld bytes) permuted from the input in "
+                "%lld block positions\n",
+                kernel, (long long)plan->stream->plane_rows, (long long)plan->stream->plane_bytes,
+                (long long)plan->stream->plane_phases);
         else if (plan->stream->kind == NDPAD_STREAM_PLANES_16)
             put(&t,
                 "output stream: %s, planes of %lld rows (%lld bytes) shuffled from the input in "

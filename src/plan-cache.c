@@ -27,6 +27,10 @@
 #include "wisdom.h"
 
 #define SLOTS 8
+/* PLANES_PERMUTE's tables are held whole (stream-plan.h). */
+_Static_assert(sizeof(ndpad_stream) + NDPAD_STREAM_MAX_PERMUTE_PHASES * (4 + NDPAD_STREAM_BLOCK) <=
+                   NDPAD_PLAN_CACHE_STREAM,
+               "the plan cache holds PLANES_PERMUTE's tables");
 /* Planning costs well under a microsecond: above this output size it is lost in the copy. */
 #define CACHE_MAX_OUTPUT_BYTES ((int64_t)1 << 20)
 #define ENV_CHARS              16

@@ -386,13 +386,14 @@ static int64_t plane_lane(const ndpad_plan *plan)
     return ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI2) ? 1 : 4;
 }
 
-/* PLANES and PLANES_16 (stream-plan.h): whether a CONSTANT plan copies a whole dense input,
- * in order (no crop, no interior padding), into planes of at most `max_plane` bytes;
- * *rows_per_plane and *axis (the outermost padded axis, where a plane starts) then. */
+/* PLANES, PLANES_16 and PLANES_PERMUTE (stream-plan.h): whether a plan copies a whole dense
+ * input, in order (no crop, no interior padding), into planes of at most `max_plane` bytes;
+ * *rows_per_plane and *axis (the outermost padded axis, where a plane starts) then. Each
+ * plane reads its own input plane, the input's planes one after another. */
 static bool dense_planes(const ndpad_plan *plan, int64_t max_plane, int64_t *rows_per_plane,
                          int32_t *axis)
 {
-    if (plan->mode != NDPAD_CONSTANT || plan->in_offset != 0) return false;
+    if (plan->in_offset != 0) return false;
     int64_t stride = (int64_t)plan->elem_size;
     int32_t a = -1;
     for (int32_t k = plan->ndim - 1; k >= 0; k--) {
@@ -459,7 +460,7 @@ static bool plane16_rows(const ndpad_plan *plan, int64_t rows_per_plane, int64_t
     return *phases <= NDPAD_STREAM_MAX_PLANE16_PHASES;
 }
 
-/* The largest plane either kind takes (dense_planes is asked once for both). */
+/* The largest plane any plane kind takes (dense_planes is asked once for all). */
 #define NDPAD_STREAM_MAX_ANY_PLANE_BYTES                                                           \
     (NDPAD_STREAM_MAX_PLANE_BYTES > 16 * NDPAD_STREAM_MAX_PLANE16_PHASES                           \
          ? NDPAD_STREAM_MAX_PLANE_BYTES                                                            \
@@ -611,6 +612,119 @@ static void fill_planes_16(const ndpad_plan *plan, ndpad_stream *stream, int64_t
     stream->plane_index = index;
 }
 
+/* PLANES_PERMUTE: the phases of a plane's blocks (`plane` bytes, from the output's start)
+ * within the limits of stream-plan.h, or 0. */
+static int64_t permute_phases(const ndpad_plan *plan, int64_t rows_per_plane)
+{
+    const int64_t plane = rows_per_plane * plan->row_bytes;
+    const int64_t phases = plane / gcd(plane, NDPAD_STREAM_BLOCK);
+    return plan->mode != NDPAD_CONSTANT && plan->elem_size <= 2 &&
+                   plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
+                   rows_per_plane <= NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS &&
+                   phases <= NDPAD_STREAM_MAX_PERMUTE_PHASES
+               ? phases
+               : 0;
+}
+
+/* PLANES_PERMUTE: each phase's window and byte index (stream-plan.h) into window[] and
+ * index[] (`phases` blocks of the first period); false where a block reads more than 128
+ * input bytes. A byte's source is its plane's input plane, the source row of its row in
+ * the plane and the source byte of its place in the row, each from the mode. */
+static bool fill_permute(const ndpad_plan *plan, int64_t rows_per_plane, int32_t axis,
+                         int64_t phases, int32_t *window, uint8_t *index)
+{
+    const int64_t row_bytes = plan->row_bytes, es = (int64_t)plan->elem_size;
+    const int64_t in_plane = plan->dim[axis].in_stride * plan->dim[axis].d;
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    int32_t row_source[NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS];
+    int32_t byte_source[NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES];
+    /* the lowest and highest source of a row's bytes before byte x (head) and from byte x
+     * on (tail): a block holds whole rows, a row's head and a row's tail (rows are under
+     * 64 bytes), so its window comes from these a row at a time */
+    int32_t head_lo[NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES + 1],
+        head_hi[NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES + 1];
+    int32_t tail_lo[NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES + 1],
+        tail_hi[NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES + 1];
+    for (int64_t j = 0; j < rows_per_plane; j++) {
+        int64_t t = j, at = 0;
+        for (int32_t k = plan->ndim - 2; k >= axis; k--) {
+            const ndpad_dim *x = &plan->dim[k];
+            at += ndpad_dim_source(x, plan->mode, t % x->n) * x->in_stride;
+            t /= x->n;
+        }
+        row_source[j] = (int32_t)at; /* in a plane of at most 16 KiB */
+    }
+    for (int64_t q = 0; q < row_bytes; q++)
+        byte_source[q] = (int32_t)(ndpad_dim_source(row, plan->mode, q / es) * es + q % es);
+    head_lo[0] = INT32_MAX, head_hi[0] = INT32_MIN;
+    tail_lo[row_bytes] = INT32_MAX, tail_hi[row_bytes] = INT32_MIN;
+    for (int64_t q = 0; q < row_bytes; q++) {
+        const int32_t a = byte_source[q], b = byte_source[row_bytes - 1 - q];
+        head_lo[q + 1] = a < head_lo[q] ? a : head_lo[q];
+        head_hi[q + 1] = a > head_hi[q] ? a : head_hi[q];
+        tail_lo[row_bytes - 1 - q] = b < tail_lo[row_bytes - q] ? b : tail_lo[row_bytes - q];
+        tail_hi[row_bytes - 1 - q] = b > tail_hi[row_bytes - q] ? b : tail_hi[row_bytes - q];
+    }
+    /* a block's bytes a row's run at a time: row j of plane p (of the period), from byte q */
+    for (int64_t k = 0, p = 0, j = 0, q = 0; k < phases; k++) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (int64_t l = 0, pk = p, jk = j, qk = q; l < NDPAD_STREAM_BLOCK;) {
+            const int64_t run =
+                row_bytes - qk < NDPAD_STREAM_BLOCK - l ? row_bytes - qk : NDPAD_STREAM_BLOCK - l;
+            const int64_t at = pk * in_plane + row_source[jk];
+            /* a run is a row's tail (from qk to its end) or a head (from its start) */
+            const int64_t run_lo = at + (qk + run == row_bytes ? tail_lo[qk] : head_lo[run]);
+            const int64_t run_hi = at + (qk + run == row_bytes ? tail_hi[qk] : head_hi[run]);
+            lo = run_lo < lo ? run_lo : lo;
+            hi = run_hi > hi ? run_hi : hi;
+            l += run;
+            qk += run;
+            if (qk == row_bytes) {
+                qk = 0;
+                if (++jk == rows_per_plane) jk = 0, pk++;
+            }
+        }
+        if (hi - lo >= 2 * NDPAD_STREAM_BLOCK) return false;
+        window[k] = (int32_t)lo; /* a period's input: at most 64 planes of 16 KiB */
+        uint8_t *x = index + NDPAD_STREAM_BLOCK * k;
+        for (int64_t l = 0; l < NDPAD_STREAM_BLOCK;) {
+            const int64_t run =
+                row_bytes - q < NDPAD_STREAM_BLOCK - l ? row_bytes - q : NDPAD_STREAM_BLOCK - l;
+            const int32_t at = (int32_t)(p * in_plane + row_source[j] - lo);
+            for (int64_t e = 0; e < run; e++) x[l + e] = (uint8_t)(at + byte_source[q + e]);
+            l += run;
+            q += run;
+            if (q == row_bytes) {
+                q = 0;
+                if (++j == rows_per_plane) j = 0, p++;
+            }
+        }
+    }
+    return true;
+}
+
+/* PLANES_PERMUTE: the stream's fields (stream-plan.h), its windows at `window` followed by
+ * its indices, made by fill_permute. */
+static void fill_plane_permute(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
+                               int64_t phases, const int32_t *window)
+{
+    const int64_t plane = rows_per_plane * stream->row_bytes;
+    int64_t in_bytes = stream->elem_size, reach = 0;
+    for (int32_t k = 0; k < plan->ndim; k++) in_bytes *= plan->dim[k].d; /* dense */
+    stream->plane_bytes = plane;
+    stream->plane_rows = rows_per_plane;
+    stream->plane_phases = phases;
+    stream->plane_in_end = in_bytes;
+    /* a period's planes, each reading its own input plane */
+    stream->permute_period_in =
+        NDPAD_STREAM_BLOCK * phases / plane * (in_bytes / (plan->rows / rows_per_plane));
+    for (int64_t k = 0; k < phases; k++)
+        if (window[k] + 2 * NDPAD_STREAM_BLOCK > reach) reach = window[k] + 2 * NDPAD_STREAM_BLOCK;
+    stream->permute_reach = reach;
+    stream->permute_window = window;
+    stream->permute_index = (const uint8_t *)(window + phases);
+}
+
 /* Whether a CONSTANT plan's rows are of the lengths the row masks serve (stream-plan.h),
  * where its level has a BLOCKS kernel. */
 static bool row_mask_rows(const ndpad_plan *plan)
@@ -623,7 +737,7 @@ static bool row_mask_rows(const ndpad_plan *plan)
  * *kernels; false for none (the executor's rows then serve). `has_planes`: the plan's planes
  * fit the PLANES kernel (plane_rows). */
 static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes,
-                          bool has_planes_16, ndpad_stream_kind *kind,
+                          bool has_planes_16, bool has_permute, ndpad_stream_kind *kind,
                           const ndpad_kernels **kernels)
 {
     const enum stream_choice choice = stream_choice_from_environment();
@@ -646,6 +760,11 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes
     if (has_planes_16 && plan->kernels->stream[NDPAD_STREAM_PLANES_16] != NULL &&
         !(has_blocks && row_mask_rows(plan))) {
         *kind = NDPAD_STREAM_PLANES_16;
+        return true;
+    }
+    /* short rows of small elements of a dense input: a block of their planes at a time */
+    if (has_permute && plan->kernels->stream[NDPAD_STREAM_PLANES_PERMUTE] != NULL) {
+        *kind = NDPAD_STREAM_PLANES_PERMUTE;
         return true;
     }
     /* one permutation a row beats every other way, in every mode */
@@ -835,25 +954,38 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     int32_t plane_axis = 0;
     const bool dense =
         dense_planes(plan, NDPAD_STREAM_MAX_ANY_PLANE_BYTES, &rows_per_plane, &plane_axis);
-    const bool has_planes = dense && plane_rows(plan, rows_per_plane);
-    const bool has_planes_16 = dense && plane16_rows(plan, rows_per_plane, &phases_16);
+    const bool has_planes = constant && dense && plane_rows(plan, rows_per_plane);
+    const bool has_planes_16 = constant && dense && plane16_rows(plan, rows_per_plane, &phases_16);
+    /* PLANES_PERMUTE's tables, made before the choice: whether every block's bytes lie
+     * within one window is known only from them */
+    const int64_t phases_permute = dense ? permute_phases(plan, rows_per_plane) : 0;
+    int32_t *permute = NULL; /* the windows, then the byte indices */
+    bool has_permute = false;
+    if (phases_permute > 0 && plan->kernels->stream[NDPAD_STREAM_PLANES_PERMUTE] != NULL) {
+        permute = ndpad_malloc((size_t)phases_permute * (sizeof(int32_t) + NDPAD_STREAM_BLOCK));
+        if (permute == NULL)
+            NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the output-stream tables");
+        has_permute = fill_permute(plan, rows_per_plane, plane_axis, phases_permute, permute,
+                                   (uint8_t *)(permute + phases_permute));
+    }
     ndpad_stream_kind kind;
     const ndpad_kernels *kernels;
     /* a wrap seam is two permutes: only near ones pay on rows under 512 bytes */
-    if (!choose_kernel(plan, has_seam && !seam.far, has_planes, has_planes_16, &kind, &kernels))
-        return NDPAD_OK;
+    if (!choose_kernel(plan, has_seam && !seam.far, has_planes, has_planes_16, has_permute, &kind,
+                       &kernels))
+        goto done;
 
     const int64_t right = row_bytes - interior_end;
     if (!constant &&
         (left > NDPAD_STREAM_MAX_BORDER_BYTES || right > NDPAD_STREAM_MAX_BORDER_BYTES))
-        return NDPAD_OK;
+        goto done;
     int64_t left_window = 0, right_window = 0, left_entries = 0, right_entries = 0, sources = 0,
             seam_index_lines = 0;
     const bool blocks = kind == NDPAD_STREAM_BLOCKS_CONSTANT || kind == NDPAD_STREAM_BLOCKS;
     if (!constant && blocks) {
         if (!border_window(plan, row, 0, left, &left_window) ||
             !border_window(plan, row, interior_end, row_bytes, &right_window))
-            return NDPAD_OK;
+            goto done;
         left_entries = left > 0 ? left + NDPAD_STREAM_BLOCK - 1 : 0;
         right_entries = right > 0 ? right + NDPAD_STREAM_BLOCK - 1 : 0;
         seam_index_lines = has_seam ? seam.entries * (seam.far ? 2 : 1) : 0;
@@ -872,18 +1004,24 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
                                        ? (rows_per_plane + 1) * (int64_t)sizeof(int64_t) +
                                              (phases_16 + 2 * NDPAD_STREAM_PLANE16_RUN) * 18 + 2
                                        : 0;
+    const int64_t permute_bytes =
+        kind == NDPAD_STREAM_PLANES_PERMUTE
+            ? phases_permute * ((int64_t)sizeof(int32_t) + NDPAD_STREAM_BLOCK)
+            : 0;
     const size_t entries = (size_t)(left_entries + right_entries);
     const size_t table_bytes =
         sizeof(ndpad_stream) + (size_t)sources * sizeof(int64_t) +
         entries * (NDPAD_STREAM_BLOCK + sizeof(uint64_t)) +
         (size_t)seam_index_lines * NDPAD_STREAM_BLOCK +
         (size_t)(row_masks + plane_tables) * sizeof(uint64_t) + (size_t)plane_16_bytes +
+        (size_t)permute_bytes +
         (has_seam && seam.far ? (size_t)seam.entries * sizeof(uint64_t) : 0) +
         (entries + (size_t)seam_index_lines > 0 ? NDPAD_STREAM_BLOCK - 1 : 0); /* index alignment */
     /* the row list last, 8-byte aligned: the indices move in front of it in a copy */
     const size_t list_at = (table_bytes + 7) & ~(size_t)7;
     const bool row_list = kind != NDPAD_STREAM_PLANES && kind != NDPAD_STREAM_PLANES_16 &&
-                          plan->ndim > 1 && plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
+                          kind != NDPAD_STREAM_PLANES_PERMUTE && plan->ndim > 1 &&
+                          plan->rows <= NDPAD_STREAM_MAX_ROW_LIST &&
                           row_bytes >= NDPAD_STREAM_MIN_LIST_ROW_BYTES &&
                           row_bytes < NDPAD_STREAM_MAX_LIST_ROW_BYTES;
     const size_t bytes = row_list ? list_at + (size_t)plan->rows * sizeof(int64_t) : table_bytes;
@@ -922,6 +1060,10 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     } else if (kind == NDPAD_STREAM_PLANES_16) {
         fill_planes_16(plan, stream, rows_per_plane, plane_axis, phases_16,
                        (int64_t *)(stream + 1));
+    } else if (kind == NDPAD_STREAM_PLANES_PERMUTE) {
+        int32_t *window = (int32_t *)(stream + 1);
+        memcpy(window, permute, (size_t)permute_bytes); /* the windows, then the indices */
+        fill_plane_permute(plan, stream, rows_per_plane, phases_permute, window);
     } else if (row_masks > 0) {
         fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
     } else if (!constant) {
@@ -936,8 +1078,11 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
         stream->row_list = list;
     }
     *result = stream;
+done:
+    ndpad_free(permute);
     return NDPAD_OK;
 fail:
+    ndpad_free(permute);
     return status;
 }
 
@@ -970,6 +1115,8 @@ ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t
     copy->plane_in_before = moved(stream->plane_in_before, stream, copy);
     copy->plane_in_at = moved(stream->plane_in_at, stream, copy);
     copy->plane_index = moved(stream->plane_index, stream, copy);
+    copy->permute_window = moved(stream->permute_window, stream, copy);
+    copy->permute_index = moved(stream->permute_index, stream, copy);
     copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the

@@ -162,6 +162,17 @@ struct ndpad_stream {
     int64_t plane_phases, plane_period, plane_in_end;
     const uint16_t *plane_in_at;
     const uint8_t *plane_index;
+    /* PLANES_PERMUTE (edge, reflect, symmetric, wrap of a dense input whose planes are
+     * small, in elements of 1 or 2 bytes, levels with a two-source byte permute): the
+     * blocks lie every 64 bytes from the output's start, as PLANES's, so block b is phase b
+     * mod plane_phases of period b / plane_phases, each period permute_period_in bytes of
+     * the input further on. The block of phase k takes the 128 input bytes from
+     * permute_window[k] on (from its period's first input byte), its lane l their byte
+     * permute_index[64 k + l]; no window reaches past permute_reach from its period's
+     * first byte. plane_in_end: the input's bytes. */
+    int64_t permute_period_in, permute_reach;
+    const int32_t *permute_window;
+    const uint8_t *permute_index;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
      * the row lengths and count below. */
@@ -223,6 +234,16 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 #define NDPAD_STREAM_MAX_PLANE16_PHASES    256
 #define NDPAD_STREAM_PLANE16_RUN           4
 #define NDPAD_STREAM_MAX_PLANE16_ROW_BYTES 128
+
+/* PLANES_PERMUTE: rows under NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES of 1- and 2-byte elements,
+ * at most NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS a plane, whose blocks take at most
+ * NDPAD_STREAM_MAX_PERMUTE_PHASES places in their planes and read at most 128 input bytes
+ * each. The phases are as many as the one-shot plan cache holds tables for (68 bytes
+ * each): making them costs about 40 ns a phase, 3 us for the 81 of a 7 x 7 uint8 map,
+ * where 225 (28 x 28 uint8, 1.9 us a call planned) cost a one-shot call 6 us. */
+#define NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES  64
+#define NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS 1024
+#define NDPAD_STREAM_MAX_PERMUTE_PHASES     96
 
 /* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
  * the output's bytes; listing the rows per tile cost small outputs more than their copy,

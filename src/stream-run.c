@@ -18,7 +18,8 @@ void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t
     const ndpad_stream *stream = plan->stream;
     const bool nontemporal = plan->tile.stream != 0;
     atomic_fetch_add_explicit(&ndpad_stream_tiles_run, 1, memory_order_relaxed);
-    if (stream->kind == NDPAD_STREAM_PLANES || stream->kind == NDPAD_STREAM_PLANES_16) {
+    if (stream->kind == NDPAD_STREAM_PLANES || stream->kind == NDPAD_STREAM_PLANES_16 ||
+        stream->kind == NDPAD_STREAM_PLANES_PERMUTE) {
         /* one call for the tile, told its first row (kernels.h): no rows to list */
         stream->kernel(stream, in, &r0, r1 - r0, out + r0 * stream->row_bytes, nontemporal);
         return;

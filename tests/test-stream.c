@@ -368,6 +368,56 @@ static void test_planes(void **state)
     }
 }
 
+/* Edge, reflect, symmetric and wrap planes of a dense input in 1- and 2-byte elements (the
+ * PLANES_PERMUTE kernel where the level has it): blocks meet rows, borders, pad rows and
+ * planes at every phase, batches start inside a plane, outputs start at every offset of a
+ * cache line, and the input's end or start lies against a PROT_NONE page (the last
+ * blocks' windows reach past the input's end). */
+static void test_planes_permute(void **state)
+{
+    (void)state;
+    rng r = {4242};
+    typedef struct {
+        size_t es;
+        int64_t c, h, w, begin[3], end[3];
+    } plane_case;
+    static const plane_case cases[] = {
+        {1, 21, 7, 7, {0, 1, 1}, {0, 1, 1}},
+        {2, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
+        {1, 7, 14, 14, {0, 1, 1}, {0, 1, 1}},
+        {1, 3, 28, 28, {0, 1, 1}, {0, 1, 1}},
+        {2, 6, 5, 9, {0, 2, 3}, {0, 1, 0}},
+        {1, 5, 6, 11, {0, 0, 2}, {0, 0, 3}},
+        {1, 4, 3, 5, {1, 2, 2}, {2, 1, 3}},
+        {2, 40, 1, 9, {0, 0, 3}, {0, 0, 4}},
+        /* periods of 64 and 32 planes, three of them and more */
+        {1, 200, 3, 5, {0, 1, 1}, {0, 1, 1}},
+        {2, 100, 4, 4, {0, 1, 2}, {0, 2, 1}},
+        /* blocks whose bytes lie too far apart for one window: not this kernel's */
+        {1, 4, 10, 50, {0, 1, 1}, {0, 1, 1}},
+    };
+    static const int32_t modes[] = {NDPAD_EDGE, NDPAD_REFLECT, NDPAD_SYMMETRIC, NDPAD_WRAP};
+    for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+        if (!isa_available(isas[i])) continue;
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+            for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+                const plane_case *pc = &cases[c];
+                const int64_t shape[3] = {pc->c, pc->h, pc->w};
+                const ndpad_problem p = {.rank = 3,
+                                         .mode = modes[m],
+                                         .elem_size = pc->es,
+                                         .shape = shape,
+                                         .pads_begin = pc->begin,
+                                         .pads_end = pc->end};
+                for (size_t shift = 0; shift < 64; shift += pc->es + 4) {
+                    check(&p, isas[i], 1, 0, shift, shift % 2 == 0, &r);
+                    check(&p, isas[i], 2, pick(&r, 1, 5), shift, shift % 2 != 0, &r);
+                }
+            }
+        }
+    }
+}
+
 /* The same with the vector kernel on rows of any length (NDPAD_STREAM=always). */
 static void test_vector_kernel_any_row(void **state)
 {
@@ -420,9 +470,13 @@ static void test_every_stream_kernel_ran(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixed_shapes),     cmocka_unit_test(test_planes),
-        cmocka_unit_test(test_random_seams),     cmocka_unit_test(test_vector_kernel_any_row),
-        cmocka_unit_test(test_reference_kernel), cmocka_unit_test(test_every_stream_kernel_ran),
+        cmocka_unit_test(test_fixed_shapes),
+        cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_planes_permute),
+        cmocka_unit_test(test_random_seams),
+        cmocka_unit_test(test_vector_kernel_any_row),
+        cmocka_unit_test(test_reference_kernel),
+        cmocka_unit_test(test_every_stream_kernel_ran),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
