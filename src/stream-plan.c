@@ -618,8 +618,7 @@ static int64_t permute_phases(const ndpad_plan *plan, int64_t rows_per_plane)
 {
     const int64_t plane = rows_per_plane * plan->row_bytes;
     const int64_t phases = plane / gcd(plane, NDPAD_STREAM_BLOCK);
-    return plan->mode != NDPAD_CONSTANT && plan->elem_size <= 2 &&
-                   plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
+    return plan->mode != NDPAD_CONSTANT && plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
                    rows_per_plane <= NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS &&
                    phases <= NDPAD_STREAM_MAX_PERMUTE_PHASES
                ? phases

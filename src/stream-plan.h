@@ -163,7 +163,7 @@ struct ndpad_stream {
     const uint16_t *plane_in_at;
     const uint8_t *plane_index;
     /* PLANES_PERMUTE (edge, reflect, symmetric, wrap of a dense input whose planes are
-     * small, in elements of 1 or 2 bytes, levels with a two-source byte permute): the
+     * small, levels with a two-source byte permute): the
      * blocks lie every 64 bytes from the output's start, as PLANES's, so block b is phase b
      * mod plane_phases of period b / plane_phases, each period permute_period_in bytes of
      * the input further on. The block of phase k takes the 128 input bytes from
@@ -235,13 +235,17 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
 #define NDPAD_STREAM_PLANE16_RUN           4
 #define NDPAD_STREAM_MAX_PLANE16_ROW_BYTES 128
 
-/* PLANES_PERMUTE: rows under NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES of 1- and 2-byte elements,
- * at most NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS a plane, whose blocks take at most
+/* PLANES_PERMUTE: rows under NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES, at most
+ * NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS a plane, whose blocks take at most
  * NDPAD_STREAM_MAX_PERMUTE_PHASES places in their planes and read at most 128 input bytes
  * each. The phases are as many as the one-shot plan cache holds tables for (68 bytes
  * each): making them costs about 40 ns a phase, 3 us for the 81 of a 7 x 7 uint8 map,
  * where 225 (28 x 28 uint8, 1.9 us a call planned) cost a one-shot call 6 us. */
-#define NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES  64
+/* Against SHORT_ROWS (a permute and a store a row), one thread, back to back, ratio to a
+ * memcpy: 512 x 7 x 7 fp32 reflect (36-byte rows) 2.41 -> 1.73, edge 1.76 -> 1.59, 64 x 30 x
+ * 30 uint8 (32 B) 1.61 -> 1.49; but 64 x 38 x 38 uint8 (40 B) 1.54 -> 1.63, 64 x 22 x 22
+ * fp16 (48 B) 1.28 -> 1.69, 128 x 8 x 8 fp32 (40 B) 1.34 -> 1.51. */
+#define NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES  40
 #define NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS 1024
 #define NDPAD_STREAM_MAX_PERMUTE_PHASES     96
 

@@ -368,7 +368,7 @@ static void test_planes(void **state)
     }
 }
 
-/* Edge, reflect, symmetric and wrap planes of a dense input in 1- and 2-byte elements (the
+/* Edge, reflect, symmetric and wrap planes of a dense input in short rows (the
  * PLANES_PERMUTE kernel where the level has it): blocks meet rows, borders, pad rows and
  * planes at every phase, batches start inside a plane, outputs start at every offset of a
  * cache line, and the input's end or start lies against a PROT_NONE page (the last
@@ -393,6 +393,9 @@ static void test_planes_permute(void **state)
         /* periods of 64 and 32 planes, three of them and more */
         {1, 200, 3, 5, {0, 1, 1}, {0, 1, 1}},
         {2, 100, 4, 4, {0, 1, 2}, {0, 2, 1}},
+        /* 4- and 8-byte elements */
+        {4, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
+        {8, 20, 2, 2, {0, 1, 1}, {0, 1, 1}},
         /* blocks whose bytes lie too far apart for one window: not this kernel's */
         {1, 4, 10, 50, {0, 1, 1}, {0, 1, 1}},
     };

@@ -69,9 +69,8 @@ typedef enum ndpad_stream_kind {
     NDPAD_STREAM_SHORT_ROWS_128, /* modes that read the input, rows of 65 to 128 bytes: a
                                     row two two-source permutations of a 128-byte window */
     NDPAD_STREAM_PLANES_PERMUTE, /* modes that read the input, a dense input of small
-                                    planes in 1- or 2-byte elements: each block one
-                                    two-source byte permute of the input (rows[0] as
-                                    PLANES's) */
+                                    planes of short rows: each block one two-source byte
+                                    permute of the input (rows[0] as PLANES's) */
     NDPAD_STREAM_KIND_COUNT
 } ndpad_stream_kind;
 

@@ -1,9 +1,9 @@
 /* The PLANES_PERMUTE output-stream kernel of AVX-512 VBMI (stream-plan.h): edge, reflect,
- * symmetric and wrap padding of a dense input whose planes are small, in 1- or 2-byte
- * elements, such as the 7 x 7 to 28 x 28 maps of a quantised CNN. Every 64-byte block of
+ * symmetric and wrap padding of a dense input whose planes are small and rows short, such
+ * as the 7 x 7 and 14 x 14 maps of a CNN. Every 64-byte block of
  * the output, whatever rows, borders, pad rows and planes it meets, is one vpermt2b of the
  * 128 input bytes its phase's window starts at, by its phase's index, and one aligned
- * store: no per-row work, where the SHORT_ROWS kernel stores each row of 9 to 60 bytes on
+ * store: no per-row work, where the SHORT_ROWS kernel stores each row of 9 to 39 bytes on
  * its own (256 x 7 x 7 uint8 reflect, one thread, back to back: 15x -> 1.4x of a memcpy of
  * the output). The partial blocks at either end of a batch store only their own lanes: the
  * lanes outside belong to another batch, maybe another thread's. */
