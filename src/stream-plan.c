@@ -612,20 +612,29 @@ static void fill_planes_16(const ndpad_plan *plan, ndpad_stream *stream, int64_t
     stream->plane_index = index;
 }
 
+/* PLANES_PERMUTE: the lane its level permutes (stream-plan.h), 1 byte with VBMI's vpermt2b,
+ * else 4 (vpermt2d) or 2 (vpermt2w) where the elements are whole lanes; 0 for none. */
+static int64_t permute_lane(const ndpad_plan *plan)
+{
+    if (ndpad_isa_refines(plan->isa, NDPAD_ISA_AVX512_VBMI)) return 1;
+    return plan->elem_size % 4 == 0 ? 4 : plan->elem_size % 2 == 0 ? 2 : 0;
+}
+
 /* PLANES_PERMUTE: the phases of a plane's blocks (`plane` bytes, from the output's start)
  * within the limits of stream-plan.h, or 0. */
 static int64_t permute_phases(const ndpad_plan *plan, int64_t rows_per_plane)
 {
     const int64_t plane = rows_per_plane * plan->row_bytes;
     const int64_t phases = plane / gcd(plane, NDPAD_STREAM_BLOCK);
-    return plan->mode != NDPAD_CONSTANT && plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
+    return plan->mode != NDPAD_CONSTANT && permute_lane(plan) > 0 &&
+                   plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
                    rows_per_plane <= NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS &&
                    phases <= NDPAD_STREAM_MAX_PERMUTE_PHASES
                ? phases
                : 0;
 }
 
-/* PLANES_PERMUTE: each phase's window and byte index (stream-plan.h) into window[] and
+/* PLANES_PERMUTE: each phase's window and lane index (stream-plan.h) into window[] and
  * index[] (`phases` blocks of the first period); false where a block reads more than 128
  * input bytes. A byte's source is its plane's input plane, the source row of its row in
  * the plane and the source byte of its place in the row, each from the mode. */
@@ -633,6 +642,7 @@ static bool fill_permute(const ndpad_plan *plan, int64_t rows_per_plane, int32_t
                          int64_t phases, int32_t *window, uint8_t *index)
 {
     const int64_t row_bytes = plan->row_bytes, es = (int64_t)plan->elem_size;
+    const int64_t lane = permute_lane(plan);
     const int64_t in_plane = plan->dim[axis].in_stride * plan->dim[axis].d;
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     int32_t row_source[NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS];
@@ -698,6 +708,15 @@ static bool fill_permute(const ndpad_plan *plan, int64_t rows_per_plane, int32_t
                 if (++j == rows_per_plane) j = 0, p++;
             }
         }
+        /* lanes of 2 or 4 bytes: lane l's index is its first byte's over the lane (the
+         * window starts an element, and elements are whole lanes), in 16 or 32 bits */
+        for (int64_t l = 0; lane > 1 && l < NDPAD_STREAM_BLOCK / lane; l++) {
+            const uint32_t v = x[lane * l] / (uint32_t)lane;
+            if (lane == 4)
+                memcpy(x + 4 * l, &v, 4);
+            else
+                memcpy(x + 2 * l, &(uint16_t){(uint16_t)v}, 2);
+        }
     }
     return true;
 }
@@ -722,6 +741,7 @@ static void fill_plane_permute(const ndpad_plan *plan, ndpad_stream *stream, int
     stream->permute_reach = reach;
     stream->permute_window = window;
     stream->permute_index = (const uint8_t *)(window + phases);
+    stream->permute_lane = permute_lane(plan);
 }
 
 /* Whether a CONSTANT plan's rows are of the lengths the row masks serve (stream-plan.h),
@@ -761,13 +781,19 @@ static bool choose_kernel(const ndpad_plan *plan, bool has_seam, bool has_planes
         *kind = NDPAD_STREAM_PLANES_16;
         return true;
     }
-    /* short rows of small elements of a dense input: a block of their planes at a time */
+    /* short rows of a dense input: a block of their planes at a time, but rows of whole
+     * 16-byte segments store those whole (stream-plan.h) */
+    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
+    if (has_permute && plan->row_bytes % 16 == 0 && plan->row_bytes >= 32 &&
+        plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS_16] != NULL && segment_map(plan, row, NULL)) {
+        *kind = NDPAD_STREAM_SHORT_ROWS_16;
+        return true;
+    }
     if (has_permute && plan->kernels->stream[NDPAD_STREAM_PLANES_PERMUTE] != NULL) {
         *kind = NDPAD_STREAM_PLANES_PERMUTE;
         return true;
     }
     /* one permutation a row beats every other way, in every mode */
-    const ndpad_dim *row = &plan->dim[plan->ndim - 1];
     if (plan->kernels->stream[NDPAD_STREAM_SHORT_ROWS] != NULL && short_map(plan, row, NULL)) {
         *kind = NDPAD_STREAM_SHORT_ROWS;
         return true;

@@ -167,10 +167,12 @@ struct ndpad_stream {
      * blocks lie every 64 bytes from the output's start, as PLANES's, so block b is phase b
      * mod plane_phases of period b / plane_phases, each period permute_period_in bytes of
      * the input further on. The block of phase k takes the 128 input bytes from
-     * permute_window[k] on (from its period's first input byte), its lane l their byte
-     * permute_index[64 k + l]; no window reaches past permute_reach from its period's
-     * first byte. plane_in_end: the input's bytes. */
-    int64_t permute_period_in, permute_reach;
+     * permute_window[k] on (from its period's first input byte), in lanes of
+     * permute_lane bytes (1 with a byte permute, else 2 or 4, elements being whole
+     * lanes): its lane l is their lane number l of the 64 bytes from permute_index + 64 k
+     * (bytes, 16-bit or 32-bit numbers); no window reaches past permute_reach from its
+     * period's first byte. plane_in_end: the input's bytes. */
+    int64_t permute_period_in, permute_reach, permute_lane;
     const int32_t *permute_window;
     const uint8_t *permute_index;
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
@@ -242,9 +244,11 @@ NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
  * each): making them costs about 40 ns a phase, 3 us for the 81 of a 7 x 7 uint8 map,
  * where 225 (28 x 28 uint8, 1.9 us a call planned) cost a one-shot call 6 us. */
 /* Against SHORT_ROWS (a permute and a store a row), one thread, back to back, ratio to a
- * memcpy: 512 x 7 x 7 fp32 reflect (36-byte rows) 2.41 -> 1.73, edge 1.76 -> 1.59, 64 x 30 x
- * 30 uint8 (32 B) 1.61 -> 1.49; but 64 x 38 x 38 uint8 (40 B) 1.54 -> 1.63, 64 x 22 x 22
- * fp16 (48 B) 1.28 -> 1.69, 128 x 8 x 8 fp32 (40 B) 1.34 -> 1.51. */
+ * memcpy: 512 x 7 x 7 fp32 reflect (36-byte rows) 2.41 -> 1.73, edge 1.76 -> 1.59; but 64
+ * x 38 x 38 uint8 (40 B) 1.54 -> 1.63, 64 x 22 x 22 fp16 (48 B) 1.28 -> 1.69, 128 x 8 x 8
+ * fp32 (40 B) 1.34 -> 1.51. Rows of 32 or 48 bytes take SHORT_ROWS_16 (a shuffle and a
+ * whole store a 16-byte segment) where the level has it: 128 x 14 x 14 fp16 reflect 1.42
+ * against 1.68, 256 x 6 x 6 fp32 1.39 against 1.73, 64 x 30 x 30 uint8 1.43 against 1.64. */
 #define NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES  40
 #define NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS 1024
 #define NDPAD_STREAM_MAX_PERMUTE_PHASES     96
