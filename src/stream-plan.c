@@ -724,18 +724,18 @@ static bool fill_permute(const ndpad_plan *plan, int64_t rows_per_plane, int32_t
 /* PLANES_PERMUTE: the stream's fields (stream-plan.h), its windows at `window` followed by
  * its indices, made by fill_permute. */
 static void fill_plane_permute(const ndpad_plan *plan, ndpad_stream *stream, int64_t rows_per_plane,
-                               int64_t phases, const int32_t *window)
+                               int32_t axis, int64_t phases, const int32_t *window)
 {
     const int64_t plane = rows_per_plane * stream->row_bytes;
-    int64_t in_bytes = stream->elem_size, reach = 0;
-    for (int32_t k = 0; k < plan->ndim; k++) in_bytes *= plan->dim[k].d; /* dense */
+    /* each plane reads its own input plane, the input's planes one after another */
+    const int64_t in_plane = plan->dim[axis].in_stride * plan->dim[axis].d;
+    int64_t reach = 0;
     stream->plane_bytes = plane;
     stream->plane_rows = rows_per_plane;
+    stream->plane_in_bytes = in_plane;
     stream->plane_phases = phases;
-    stream->plane_in_end = in_bytes;
-    /* a period's planes, each reading its own input plane */
-    stream->permute_period_in =
-        NDPAD_STREAM_BLOCK * phases / plane * (in_bytes / (plan->rows / rows_per_plane));
+    stream->plane_in_end = in_plane * (plan->rows / rows_per_plane);
+    stream->permute_period_in = NDPAD_STREAM_BLOCK * phases / plane * in_plane;
     for (int64_t k = 0; k < phases; k++)
         if (window[k] + 2 * NDPAD_STREAM_BLOCK > reach) reach = window[k] + 2 * NDPAD_STREAM_BLOCK;
     stream->permute_reach = reach;
@@ -1088,7 +1088,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     } else if (kind == NDPAD_STREAM_PLANES_PERMUTE) {
         int32_t *window = (int32_t *)(stream + 1);
         memcpy(window, permute, (size_t)permute_bytes); /* the windows, then the indices */
-        fill_plane_permute(plan, stream, rows_per_plane, phases_permute, window);
+        fill_plane_permute(plan, stream, rows_per_plane, plane_axis, phases_permute, window);
     } else if (row_masks > 0) {
         fill_row_masks(stream, (uint64_t *)(stream + 1), row_expand); /* 8-byte multiple */
     } else if (!constant) {

@@ -318,6 +318,31 @@ static void test_fixed_shapes(void **state)
     }
 }
 
+/* A plane case: c planes of h x w elements of es bytes, padded on the three axes. */
+typedef struct {
+    size_t es;
+    int64_t c, h, w, begin[3], end[3];
+} plane_case;
+
+/* One plane case in `mode` on `isa`, the output at every `step`-th offset of a cache line,
+ * on one thread and on two in tiles of a few rows, the input's end or start fenced. */
+static void check_plane_case(const plane_case *pc, int32_t mode, int32_t isa, size_t step, rng *r)
+{
+    const int64_t shape[3] = {pc->c, pc->h, pc->w};
+    unsigned char value[8] = {0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x17, 0x28};
+    const ndpad_problem p = {.rank = 3,
+                             .mode = mode,
+                             .elem_size = pc->es,
+                             .shape = shape,
+                             .pads_begin = pc->begin,
+                             .pads_end = pc->end,
+                             .pad_value = mode == NDPAD_CONSTANT ? value : NULL};
+    for (size_t shift = 0; shift < 64; shift += step) {
+        check(&p, isa, 1, 0, shift, shift % 2 == 0, r);
+        check(&p, isa, 2, pick(r, 1, 5), shift, shift % 2 != 0, r);
+    }
+}
+
 /* CONSTANT planes of a dense input (CNN feature maps of 7 x 7 to 14 x 14 and smaller, in
  * every element size): the PLANES and PLANES_16 kernels' blocks meet rows, pad rows and planes at every
  * phase; batches start inside a plane (tiles of a few rows, two threads) and at every
@@ -326,10 +351,6 @@ static void test_planes(void **state)
 {
     (void)state;
     rng r = {777};
-    typedef struct {
-        size_t es;
-        int64_t c, h, w, begin[3], end[3];
-    } plane_case;
     static const plane_case cases[] = {
         {4, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
         {2, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
@@ -349,22 +370,9 @@ static void test_planes(void **state)
     };
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;
-        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-            const plane_case *pc = &cases[c];
-            const int64_t shape[3] = {pc->c, pc->h, pc->w};
-            unsigned char value[8] = {0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x17, 0x28};
-            const ndpad_problem p = {.rank = 3,
-                                     .mode = NDPAD_CONSTANT,
-                                     .elem_size = pc->es,
-                                     .shape = shape,
-                                     .pads_begin = pc->begin,
-                                     .pads_end = pc->end,
-                                     .pad_value = value};
-            for (size_t shift = 0; shift < 64; shift += pc->es < 4 ? pc->es : 3) {
-                check(&p, isas[i], 1, 0, shift, shift % 2 == 0, &r);
-                check(&p, isas[i], 2, pick(&r, 1, 5), shift, shift % 2 != 0, &r);
-            }
-        }
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+            check_plane_case(&cases[c], NDPAD_CONSTANT, isas[i], cases[c].es < 4 ? cases[c].es : 3,
+                             &r);
     }
 }
 
@@ -377,10 +385,6 @@ static void test_planes_permute(void **state)
 {
     (void)state;
     rng r = {4242};
-    typedef struct {
-        size_t es;
-        int64_t c, h, w, begin[3], end[3];
-    } plane_case;
     static const plane_case cases[] = {
         {1, 21, 7, 7, {0, 1, 1}, {0, 1, 1}},
         {2, 9, 7, 7, {0, 1, 1}, {0, 1, 1}},
@@ -403,20 +407,8 @@ static void test_planes_permute(void **state)
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;
         for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-            for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-                const plane_case *pc = &cases[c];
-                const int64_t shape[3] = {pc->c, pc->h, pc->w};
-                const ndpad_problem p = {.rank = 3,
-                                         .mode = modes[m],
-                                         .elem_size = pc->es,
-                                         .shape = shape,
-                                         .pads_begin = pc->begin,
-                                         .pads_end = pc->end};
-                for (size_t shift = 0; shift < 64; shift += pc->es + 4) {
-                    check(&p, isas[i], 1, 0, shift, shift % 2 == 0, &r);
-                    check(&p, isas[i], 2, pick(&r, 1, 5), shift, shift % 2 != 0, &r);
-                }
-            }
+            for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+                check_plane_case(&cases[c], modes[m], isas[i], cases[c].es + 4, &r);
         }
     }
 }
