@@ -8,7 +8,7 @@
  * hash of the ~300-byte key cost 0.5 us: more than the planning it saves).
  *
  * What the key holds is everything a default-options plan depends on: every field and
- * array of the problem (and the pad value), the OpenMP thread budget, and the environment
+ * array of the problem (and CONSTANT's pad value: other modes never read it), the OpenMP thread budget, and the environment
  * variables the planner reads (NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM). The wisdom may
  * change between calls (import, forget, a tuner in another thread): a slot remembers what
  * the wisdom said for its plan's class, and a hit whose answer differs now is a miss. */
@@ -63,6 +63,43 @@ static pthread_mutex_t cache_mutex = PTHREAD_MUTEX_INITIALIZER;
 static cache_slot slots[SLOTS];
 static unsigned next_victim;
 
+/* fork() while another thread holds the mutex would leave it locked forever in the child:
+ * held across the fork, released on both sides. A leaf lock (nothing is taken under it):
+ * its handler is registered early (priority 101) so that its prepare step runs after those
+ * of the locks held while others are taken (fork runs prepare steps in reverse order). */
+static void cache_mutex_prepare(void)
+{
+    pthread_mutex_lock(&cache_mutex);
+}
+static void cache_mutex_release(void)
+{
+    pthread_mutex_unlock(&cache_mutex);
+}
+
+__attribute__((constructor(101))) static void cache_mutex_watch_forks(void)
+{
+    (void)pthread_atfork(cache_mutex_prepare, cache_mutex_release, cache_mutex_release);
+}
+
+/* Whether any axis of `p` has an empty output (or one too large to tell): such a problem
+ * is not cached, so that nothing of it is read that its plan does not need (CONSTANT's
+ * pad value, for one). */
+static bool output_may_be_empty(const ndpad_problem *p)
+{
+    for (int32_t k = 0; k < p->rank; k++) {
+        const int64_t d = p->shape[k], r = p->interior != NULL ? p->interior[k] : 0;
+        int64_t dilated = d, n;
+        if (d < 0 || r < 0) return true;
+        if (d > 1 && (__builtin_mul_overflow(d - 1, r, &dilated) ||
+                      __builtin_add_overflow(dilated, d, &dilated)))
+            return true;
+        if (__builtin_add_overflow(dilated, p->pads_begin[k], &n) ||
+            __builtin_add_overflow(n, p->pads_end[k], &n) || n <= 0)
+            return true;
+    }
+    return false;
+}
+
 static void env_copy(char *dst, const char *name)
 {
     const char *v = getenv(name);
@@ -82,6 +119,9 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
         p->elem_size > NDPAD_PLAN_CACHE_PAD)
         return 0;
     if (p->rank > 0 && (p->shape == NULL || p->pads_begin == NULL || p->pads_end == NULL)) return 0;
+    /* The pad value is read only for CONSTANT with an output (as the planner reads it). */
+    const bool constant = p->mode == NDPAD_CONSTANT;
+    if (constant && p->pad_value != NULL && output_may_be_empty(p)) return 0;
     const size_t bytes = offsetof(cache_key, values) + 6 * (size_t)p->rank * sizeof(int64_t);
     memset(key, 0, bytes); /* absent arrays and padding compare equal */
     key->rank = p->rank;
@@ -93,7 +133,7 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
     env_copy(key->env[0], "NDPAD_ISA");
     env_copy(key->env[1], "NDPAD_TUNING");
     env_copy(key->env[2], "NDPAD_STREAM");
-    if (p->pad_value != NULL)
+    if (constant && p->pad_value != NULL)
         memcpy(key->pad, p->pad_value, p->elem_size);
     else
         key->arrays |= 1u << 6;

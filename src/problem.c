@@ -57,8 +57,9 @@ static bool span_overflows(const ndpad_valid_problem *v, bool input, int64_t *sp
     return false;
 }
 
-/* Rule: rank in [0, NDPAD_MAX_RANK], mode an ndpad_mode, elem_size >= 1 (and a size the
- * byte math can hold), and the per-axis arrays present when rank > 0. */
+/* Rule: rank in [0, NDPAD_MAX_RANK], mode an ndpad_mode, elem_size >= 1, and the per-axis
+ * arrays present when rank > 0. An elem_size above INT64_MAX is refused only by the byte
+ * counts of a tensor that has elements (an empty problem holds no byte). */
 static ndpad_status check_arguments(const ndpad_problem *problem, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
@@ -73,8 +74,6 @@ static ndpad_status check_arguments(const ndpad_problem *problem, const char *ca
                    (int)problem->mode);
     if (problem->elem_size == 0)
         NDPAD_FAIL(NDPAD_ERR_ELEM_SIZE, "elem_size = 0; an element needs at least one byte");
-    if (problem->elem_size > (size_t)INT64_MAX)
-        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "elem_size = %zu exceeds INT64_MAX", problem->elem_size);
     if (problem->rank > 0) {
         const int rank = (int)problem->rank;
         if (problem->shape == NULL)
@@ -156,6 +155,10 @@ static ndpad_status check_output_size(ndpad_valid_problem *v, const char *caller
                        "output has more than INT64_MAX elements (overflow at axis %d, "
                        "extent %lld)",
                        (int)k, (long long)v->axis[k].n);
+    if (out_elems > 0 && v->elem_size > (size_t)INT64_MAX)
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
+                   "elem_size = %zu exceeds INT64_MAX (the output has %lld elements)",
+                   v->elem_size, (long long)out_elems);
     int64_t out_bytes;
     if (ndpad_mul_overflows(out_elems, (int64_t)v->elem_size, &out_bytes))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",
@@ -234,6 +237,9 @@ static ndpad_status check_extents_and_spans(const ndpad_valid_problem *v, const 
     int64_t in_elems = 1, in_bytes;
     for (int32_t k = 0; k < v->rank; k++)
         if (v->axis[k].d == 0) in_elems = 0;
+    if (in_elems != 0 && v->elem_size > (size_t)INT64_MAX)
+        NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "elem_size = %zu exceeds INT64_MAX (the input has elements)",
+                   v->elem_size);
     for (int32_t k = 0; k < v->rank && in_elems != 0; k++)
         if (ndpad_mul_overflows(in_elems, v->axis[k].d, &in_elems) ||
             ndpad_mul_overflows(in_elems, (int64_t)v->elem_size, &in_bytes))

@@ -1,10 +1,19 @@
-/* hwloc discovery, once per process: cores and caches drive the thread count and tiles. */
+/* hwloc discovery, once per process: cores and caches drive the thread count and tiles.
+ *
+ * Once, under a mutex rather than pthread_once: fork() while another thread discovers would
+ * leave the child a once-routine in progress, which glibc runs again there, and hwloc then
+ * waits forever on its own lock, held by the parent's thread at the fork. The mutex is held
+ * across fork() (the prepare handler waits for a discovery in progress to end), so a child
+ * inherits either a finished discovery or none, and runs its own when it needs one. Nothing
+ * of ndpad is locked under this mutex: its handler is registered first, so that its prepare
+ * step runs last, after every lock that may be held while topology is asked for. */
 #include "topology.h"
 
 #include "alloc.h"
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -12,7 +21,8 @@
 #include <unistd.h>
 
 static ndpad_topology topology;
-static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t topology_mutex = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool discovered;
 static hwloc_topology_t live;     /* kept for binding worker threads; NULL if not binding */
 static hwloc_bitmap_t *bind_sets; /* per usable core: its PUs the process may run on   */
 static int bind_cores;            /* cores workers may be bound to (0 = no binding)      */
@@ -121,11 +131,38 @@ static void discover(void)
     }
 }
 
+static void discover_once(void)
+{
+    if (atomic_load_explicit(&discovered, memory_order_acquire)) return;
+    pthread_mutex_lock(&topology_mutex);
+    if (!atomic_load_explicit(&discovered, memory_order_relaxed)) {
+        discover();
+        atomic_store_explicit(&discovered, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&topology_mutex);
+}
+
+static void topology_mutex_prepare(void)
+{
+    pthread_mutex_lock(&topology_mutex);
+}
+static void topology_mutex_release(void)
+{
+    pthread_mutex_unlock(&topology_mutex);
+}
+
+/* Priority 101: registered before the other units' handlers (default priority), so that
+ * its prepare step runs after theirs (fork runs prepare handlers in reverse order). */
+__attribute__((constructor(101))) static void topology_watch_forks(void)
+{
+    (void)pthread_atfork(topology_mutex_prepare, topology_mutex_release, topology_mutex_release);
+}
+
 void ndpad_topology_bind_worker(int thread_num)
 {
     /* The core this OS thread is bound to, plus one (0 = not bound by us). */
     static _Thread_local int bound;
-    pthread_once(&topology_once, discover);
+    discover_once();
     if (live == NULL || thread_num <= 0) return;
     /* Workers from the last core down: the caller's thread (thread 0) stays where the
      * caller put it, and the scheduler keeps it off the workers' cores. */
@@ -139,6 +176,6 @@ void ndpad_topology_bind_worker(int thread_num)
 
 const ndpad_topology *ndpad_topology_get(void)
 {
-    pthread_once(&topology_once, discover);
+    discover_once();
     return &topology;
 }

@@ -17,16 +17,25 @@
 typedef ndpad_wisdom_entry entry;
 
 static pthread_mutex_t table_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* Held by a save from its file lock to the lock's release: a child forked meanwhile would
+ * inherit the descriptor that holds the flock, and its own save would then wait forever on
+ * its own copy (and the parent's next save until the child exits). Taken before
+ * table_mutex. */
+static pthread_mutex_t save_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-/* fork() while another thread holds the mutex would leave it locked forever in the child:
- * held across the fork, released on both sides. */
+/* fork() while another thread holds a mutex would leave it locked forever in the child:
+ * held across the fork (a save in progress ends first), released on both sides. Taken
+ * before the leaf locks (plan cache, warnings, topology), whose handlers are registered
+ * earlier and so prepare later. */
 static void table_mutex_prepare(void)
 {
+    pthread_mutex_lock(&save_mutex);
     pthread_mutex_lock(&table_mutex);
 }
 static void table_mutex_release(void)
 {
     pthread_mutex_unlock(&table_mutex);
+    pthread_mutex_unlock(&save_mutex);
 }
 
 __attribute__((constructor)) static void table_mutex_watch_forks(void)
@@ -261,6 +270,7 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
 {
     char given_default[PATH_MAX];
     char warn[600] = "";
+    char load_warn[600] = "";
     char *out = NULL;
     ndpad_wisdom_parsed p = {0};
     int mode = -1;
@@ -271,6 +281,7 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
     }
     ndpad_status status = ndpad_wisdom_check_path(path, "path", caller);
     if (status != NDPAD_OK) return status;
+    pthread_mutex_lock(&save_mutex);
     const int lock_fd = ndpad_wisdom_lock(path, caller, warn, sizeof(warn));
     if (lock_fd < 0) {
         status = NDPAD_ERR_IO;
@@ -281,7 +292,6 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
     status = read_disk(path, &p, &mode, caller);
     if (status != NDPAD_OK) goto done;
     pthread_mutex_lock(&table_mutex);
-    char load_warn[600] = "";
     if (!table_loaded) load_default_locked(load_warn, sizeof(load_warn));
     if (p.ours && p.version >= NDPAD_WISDOM_OLDEST_VERSION)
         for (size_t k = 0; k < p.count; k++) store_locked(&p.entries[k], false);
@@ -289,7 +299,6 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
     out = ndpad_malloc(size);
     if (out != NULL) ndpad_wisdom_print(table, table_count, p.others, out, size);
     pthread_mutex_unlock(&table_mutex);
-    if (load_warn[0] != '\0') ndpad_wisdom_warn(load_warn);
     if (out == NULL) {
         status = ndpad_set_error(NDPAD_ERR_OUT_OF_MEMORY, caller, "no memory to export the wisdom");
         goto done;
@@ -297,8 +306,10 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
     status = ndpad_wisdom_replace(path, out, mode, caller) ? NDPAD_OK : NDPAD_ERR_IO;
 done:
     if (lock_fd >= 0) close(lock_fd); /* releases the flock */
+    pthread_mutex_unlock(&save_mutex); /* before any warning: the log callback is the user's */
     ndpad_wisdom_parsed_free(&p);
     ndpad_free(out);
+    if (load_warn[0] != '\0') ndpad_wisdom_warn(load_warn);
     if (warn[0] != '\0') ndpad_wisdom_warn(warn);
     return status;
 }

@@ -9,7 +9,10 @@
 static pthread_mutex_t warn_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* fork() while another thread holds the mutex would leave it locked forever in the child:
- * held across the fork, released on both sides. */
+ * held across the fork, released on both sides. A leaf lock (nothing is taken under it,
+ * and a save calls ndpad_wisdom_warn under the save lock): its handler is registered early
+ * (priority 101) so that its prepare step runs after the wisdom table's (fork runs prepare
+ * steps in reverse order). */
 static void warn_mutex_prepare(void)
 {
     pthread_mutex_lock(&warn_mutex);
@@ -19,7 +22,7 @@ static void warn_mutex_release(void)
     pthread_mutex_unlock(&warn_mutex);
 }
 
-__attribute__((constructor)) static void warn_mutex_watch_forks(void)
+__attribute__((constructor(101))) static void warn_mutex_watch_forks(void)
 {
     (void)pthread_atfork(warn_mutex_prepare, warn_mutex_release, warn_mutex_release);
 }
