@@ -157,8 +157,8 @@ static ndpad_status check_output_size(ndpad_valid_problem *v, const char *caller
                        (int)k, (long long)v->axis[k].n);
     if (out_elems > 0 && v->elem_size > (size_t)INT64_MAX)
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW,
-                   "elem_size = %zu exceeds INT64_MAX (the output has %lld elements)",
-                   v->elem_size, (long long)out_elems);
+                   "elem_size = %zu exceeds INT64_MAX (the output has %lld elements)", v->elem_size,
+                   (long long)out_elems);
     int64_t out_bytes;
     if (ndpad_mul_overflows(out_elems, (int64_t)v->elem_size, &out_bytes))
         NDPAD_FAIL(NDPAD_ERR_OVERFLOW, "output of %lld elements of %zu bytes overflows int64",

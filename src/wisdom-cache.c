@@ -305,7 +305,7 @@ ndpad_status ndpad_wisdom_save_for(const char *path, const char *caller)
     }
     status = ndpad_wisdom_replace(path, out, mode, caller) ? NDPAD_OK : NDPAD_ERR_IO;
 done:
-    if (lock_fd >= 0) close(lock_fd); /* releases the flock */
+    if (lock_fd >= 0) close(lock_fd);  /* releases the flock */
     pthread_mutex_unlock(&save_mutex); /* before any warning: the log callback is the user's */
     ndpad_wisdom_parsed_free(&p);
     ndpad_free(out);

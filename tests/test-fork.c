@@ -6,13 +6,22 @@
  * workers that do not exist in the child. Every child here is watched with a time limit
  * (alarm in the child, a bounded wait and SIGKILL in the parent), so a hang is a failure,
  * not a stuck CI job.
+ *
+ * Then (issue 35) fork while other threads are inside each lock, once-routine and cache of
+ * the library: the one-shot plan cache (ndpad_pad), topology discovery (a fresh process's
+ * first plan), wisdom load and save, and an OpenMP team. Each child, under an alarm, uses
+ * the same calls; before the fixes some children hung (the cache's mutex, hwloc's lock, the
+ * inherited flock of a save). Over a thousand forks in all, a few seconds.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -127,6 +136,235 @@ static void children_and_grandchildren_pad_correctly(void **state)
     }
 }
 
+/* ---- issue 35: fork while other threads are inside the library ------------------------ */
+
+#define STRESS_SECONDS 5  /* a child's alarm: its calls take milliseconds */
+#define SMALL          12 /* small problems, more than the one-shot cache's slots */
+#define WORKERS        3
+
+static int64_t small_shape[SMALL][2];
+static const int64_t small_pb[2] = {1, 2}, small_pe[2] = {2, 1};
+static ndpad_problem small[SMALL];
+static float small_in[SMALL][16 * 5];
+static unsigned char *small_want[SMALL];
+static char wisdom_path[256];
+static atomic_bool stop_workers;
+static atomic_long forks_made;
+
+static void make_small_problems(void)
+{
+    for (int k = 0; k < SMALL; k++) {
+        small_shape[k][0] = 4 + k;
+        small_shape[k][1] = 5;
+        small[k] = (ndpad_problem){.rank = 2,
+                                   .mode = (int32_t)(k % 5),
+                                   .elem_size = 4,
+                                   .shape = small_shape[k],
+                                   .pads_begin = small_pb,
+                                   .pads_end = small_pe};
+        for (int i = 0; i < 16 * 5; i++) small_in[k][i] = (float)(k * 100 + i);
+        small_want[k] = malloc((size_t)(7 + k) * 8 * 4);
+        assert_non_null(small_want[k]);
+        assert_int_equal(ndpad_ref_pad(&small[k], small_in[k], small_want[k]), NDPAD_OK);
+    }
+}
+
+/* Every small problem through ndpad_pad (the one-shot cache's get and put): 0 when right. */
+static int pad_small_problems(void)
+{
+    unsigned char out[19 * 8 * 4];
+    for (int k = 0; k < SMALL; k++) {
+        if (ndpad_pad(&small[k], small_in[k], out) != NDPAD_OK) return 20 + k;
+        if (memcmp(out, small_want[k], (size_t)(7 + k) * 8 * 4) != 0) return 40 + k;
+    }
+    return 0;
+}
+
+static int child_pads_small(void)
+{
+    return pad_small_problems();
+}
+
+static int child_saves_and_pads(void)
+{
+    if (ndpad_wisdom_save_file(wisdom_path) != NDPAD_OK) return 60;
+    if (ndpad_wisdom_load_file(wisdom_path) != NDPAD_OK) return 61;
+    char text[256];
+    (void)ndpad_wisdom_export_string(text, sizeof(text));
+    return pad_small_problems();
+}
+
+static int child_pads_with_a_team(void)
+{
+    const int bad = pad_and_check(2);
+    return bad != 0 ? bad : pad_small_problems();
+}
+
+/* Forks `forks` children while the workers run; each child runs `work` under an alarm.
+ * Stops at the first child that hangs or fails. Returns the failures (0 or 1). */
+static int fork_children(int forks, int (*work)(void), const char *what)
+{
+    for (int k = 0; k < forks; k++) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            alarm(STRESS_SECONDS);
+            _exit(work());
+        }
+        if (pid < 0) fail_msg("%s: fork failed", what);
+        atomic_fetch_add(&forks_made, 1);
+        int status = 0;
+        (void)waitpid(pid, &status, 0); /* the child's alarm bounds it */
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            print_error("%s: child %d of %d %s (%s %d)\n", what, k, forks,
+                        WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "hung" : "failed",
+                        WIFEXITED(status) ? "exit code" : "signal",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void *worker_pads_small(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    unsigned char out[19 * 8 * 4];
+    while (!atomic_load(&stop_workers)) {
+        (void)ndpad_pad(&small[k % SMALL], small_in[k % SMALL], out);
+        k += 5;
+    }
+    return NULL;
+}
+
+static void *worker_saves_wisdom(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop_workers)) (void)ndpad_wisdom_save_file(wisdom_path);
+    return NULL;
+}
+
+static void *worker_loads_wisdom(void *arg)
+{
+    char text[4096];
+    (void)arg;
+    while (!atomic_load(&stop_workers)) {
+        (void)ndpad_wisdom_load_file(wisdom_path);
+        (void)ndpad_wisdom_export_string(text, sizeof(text));
+    }
+    return NULL;
+}
+
+static void *worker_runs_teams(void *arg)
+{
+    (void)arg;
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.threads = 2;
+    ndpad_plan *plan = NULL;
+    unsigned char *out = malloc(OUT_BYTES);
+    if (out != NULL && ndpad_plan_create(&problem, &options, &plan) == NDPAD_OK)
+        while (!atomic_load(&stop_workers)) (void)ndpad_execute(plan, input, out);
+    ndpad_plan_destroy(plan);
+    free(out);
+    return NULL;
+}
+
+/* Runs the workers, forks `forks` children doing `work`, stops the workers. */
+static int with_workers(void *(*const bodies[WORKERS])(void *), int forks, int (*work)(void),
+                        const char *what)
+{
+    pthread_t threads[WORKERS];
+    atomic_store(&stop_workers, false);
+    for (int k = 0; k < WORKERS; k++)
+        assert_int_equal(pthread_create(&threads[k], NULL, bodies[k], (void *)(intptr_t)k), 0);
+    const struct timespec warm = {0, 2 * 1000 * 1000};
+    nanosleep(&warm, NULL);
+    const int failed = fork_children(forks, work, what);
+    atomic_store(&stop_workers, true);
+    for (int k = 0; k < WORKERS; k++) pthread_join(threads[k], NULL);
+    return failed;
+}
+
+/* Defect 1: the one-shot cache's mutex, held by another thread at the fork. */
+static void fork_while_threads_use_the_one_shot_cache(void **state)
+{
+    (void)state;
+    void *(*const bodies[WORKERS])(void *) = {worker_pads_small, worker_pads_small,
+                                              worker_pads_small};
+    assert_int_equal(with_workers(bodies, 400, child_pads_small, "one-shot cache"), 0);
+}
+
+/* Wisdom: the table's and the log's mutexes, and a save's file lock. */
+static void fork_while_threads_load_and_save_wisdom(void **state)
+{
+    (void)state;
+    assert_int_equal(ndpad_wisdom_save_file(wisdom_path), NDPAD_OK);
+    void *(*const bodies[WORKERS])(void *) = {worker_saves_wisdom, worker_loads_wisdom,
+                                              worker_pads_small};
+    assert_int_equal(with_workers(bodies, 200, child_saves_and_pads, "wisdom load/save"), 0);
+}
+
+/* An OpenMP team running in another thread at the fork. */
+static void fork_while_a_team_runs(void **state)
+{
+    (void)state;
+    void *(*const bodies[WORKERS])(void *) = {worker_runs_teams, worker_pads_small,
+                                              worker_pads_small};
+    assert_int_equal(with_workers(bodies, 200, child_pads_with_a_team, "OpenMP team"), 0);
+}
+
+static void *first_plan(void *arg)
+{
+    (void)arg;
+    (void)pad_small_problems(); /* the process's first plan discovers the topology */
+    return NULL;
+}
+
+/* Defect 2: a fresh process (forked from this one, which has not planned yet) starts its
+ * first plan in a thread and forks 0-3 ms later, while hwloc may be discovering; the
+ * grandchild plans too. Must run before any other test plans in this process. */
+static int fresh_process_forks_during_discovery(int delay_us)
+{
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, first_plan, NULL) != 0) return 70;
+    const struct timespec delay = {0, (long)delay_us * 1000};
+    nanosleep(&delay, NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(STRESS_SECONDS);
+        _exit(pad_small_problems());
+    }
+    int status = 0, bad = 0;
+    if (pid < 0) bad = 71;
+    if (pid > 0) (void)waitpid(pid, &status, 0);
+    if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+        bad = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? 72 : 73;
+    pthread_join(thread, NULL);
+    return bad;
+}
+
+static void fork_during_topology_discovery(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 100; k++) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            alarm(2 * STRESS_SECONDS);
+            _exit(fresh_process_forks_during_discovery(k * 37 % 3000));
+        }
+        assert_true(pid > 0);
+        atomic_fetch_add(&forks_made, 2);
+        int status = 0;
+        (void)waitpid(pid, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("discovery %d: %s (%s %d)", k,
+                     WIFEXITED(status) && WEXITSTATUS(status) == 72 ? "the grandchild hung"
+                                                                    : "failed",
+                     WIFEXITED(status) ? "exit code" : "signal",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    }
+}
+
 int main(void)
 {
     input = malloc((size_t)SIDE * SIDE * 4);
@@ -134,11 +372,28 @@ int main(void)
     if (input == NULL || expected == NULL) return 1;
     for (int i = 0; i < SIDE * SIDE; i++) input[i] = (float)(i % 9973) * 0.5f;
     if (ndpad_ref_pad(&problem, input, expected) != NDPAD_OK) return 1;
+    make_small_problems();
+    /* Wisdom in a private file (tmpfs when there is one: a save's fsync is then free). */
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    snprintf(wisdom_path, sizeof(wisdom_path), "%s/ndpad-test-fork-%ld.wisdom", dir,
+             (long)getpid());
+    setenv("NDPAD_WISDOM", wisdom_path, 1);
     const struct CMUnitTest tests[] = {
+        /* first: this process has not planned yet */
+        cmocka_unit_test(fork_during_topology_discovery),
         cmocka_unit_test(child_after_a_team_pads_correctly),
         cmocka_unit_test(children_and_grandchildren_pad_correctly),
+        cmocka_unit_test(fork_while_threads_use_the_one_shot_cache),
+        cmocka_unit_test(fork_while_threads_load_and_save_wisdom),
+        cmocka_unit_test(fork_while_a_team_runs),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    printf("test-fork: %ld forks while other threads were inside ndpad\n",
+           atomic_load(&forks_made));
+    char lock_path[300];
+    snprintf(lock_path, sizeof(lock_path), "%s.lock", wisdom_path);
+    unlink(wisdom_path);
+    unlink(lock_path);
     free(input);
     free(expected);
     return failed;
