@@ -229,6 +229,12 @@ class _Plan:
 PLAN_CACHE_SIZE = 64  # plans kept, least recently used dropped first
 _plans = collections.OrderedDict()
 _plans_lock = threading.Lock()
+# fork() while another thread holds the lock would leave it locked forever in the child: it
+# is held across the fork (a thread inside waits at most for a dictionary update) and
+# released on both sides, as libndpad does with its own locks.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_plans_lock.acquire, after_in_parent=_plans_lock.release,
+                        after_in_child=_plans_lock.release)
 
 
 def _plan_for(problem, threads):

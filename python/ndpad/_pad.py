@@ -167,7 +167,14 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     pad_value = None
     if mode == "constant":
         tmp = np.zeros(1, dtype=dtype)
-        tmp[:] = value
+        try:
+            tmp[:] = value
+        except TypeError:
+            # A void dtype takes no Python number (not even the default 0) but a numpy
+            # scalar, as numpy.pad (and ndpad.pad) give it: the same bytes as they store.
+            if not isinstance(value, (bool, int, float, complex)):
+                raise
+            tmp[:] = np.asarray(value).ravel()[0]
         pad_value = tmp.tobytes()
     # ndpad validates the whole problem and gives the output shape.
     probe, keep = _lib.make_problem(_lib.MODES[mode], max(dtype.itemsize, 1), array.shape,

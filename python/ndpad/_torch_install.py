@@ -25,6 +25,7 @@ AutogradCPU), and below the threshold call torch's kernels directly (at::cpu::
 reflection_pad2d(), at::native::constant_pad_nd(), at::native::_pad_circular()), whose
 autograd is then torch's own."""
 
+import os
 import threading
 import warnings
 
@@ -47,6 +48,10 @@ PYTHON_THRESHOLD = 16384
 
 _state = {"library": None, "native": None, "threshold": THRESHOLD}
 _lock = threading.Lock()
+# Held across fork() (an install in progress ends first), released on both sides.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_lock.acquire, after_in_parent=_lock.release,
+                        after_in_child=_lock.release)
 _AUTOGRAD_CPU = torch._C.DispatchKey.AutogradCPU
 
 

@@ -42,6 +42,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -137,6 +138,12 @@ class PlanCache
             }
         }
         return plan;
+    }
+
+    // Held across fork() by the handlers registered below the install section.
+    std::mutex &fork_mutex()
+    {
+        return mutex_;
     }
 
   private:
@@ -423,6 +430,22 @@ at::Tensor pad_circular_autograd(const at::Tensor &x, at::IntArrayRef pad)
 
 std::mutex g_install_mutex;
 std::unique_ptr<torch::Library> g_cpu, g_autograd_cpu;
+
+// fork() while another thread holds a mutex (a DataLoader worker forked while the main
+// thread pads) would leave it locked forever in the child: both are held across the fork
+// and released on both sides. Nothing else is locked under either.
+void fork_prepare()
+{
+    g_install_mutex.lock();
+    g_plans.fork_mutex().lock();
+}
+void fork_release()
+{
+    g_plans.fork_mutex().unlock();
+    g_install_mutex.unlock();
+}
+[[maybe_unused]] const int g_fork_handlers =
+    pthread_atfork(fork_prepare, fork_release, fork_release);
 
 // Drops the dispatcher's "Overriding a previously registered kernel" (that is the point of
 // install()); passes every other warning on.

@@ -125,3 +125,18 @@ def test_library_in_place_non_constant_borders():
     base = out.__array_interface__["data"][0]
     _lib.run(problem, ctypes.c_void_p(base + 6 * 4), ctypes.c_void_p(base), 1)
     assert out.tolist() == [[1, 1, 2, 3, 3], [1, 1, 2, 3, 3], [4, 4, 5, 6, 6], [4, 4, 5, 6, 6]]
+
+
+@pytest.mark.parametrize("dtype", ["V3", "V8", np.dtype([("a", "i1"), ("b", "<f8")])])
+def test_void_dtype_default_value(dtype):
+    """Issue 35, defect 5: crop_pad's default value=0 on a void (structured or not) dtype
+    fills as ndpad.pad and numpy.pad do (it raised TypeError for a plain void dtype)."""
+    dtype = np.dtype(dtype)
+    a = np.frombuffer(np.arange(12 * dtype.itemsize, dtype=np.uint8).tobytes(),
+                      dtype=dtype).reshape(3, 4)
+    got = ndpad.crop_pad(a, 1, 2)
+    same(got, ndpad.pad(a, ((1, 2), (1, 2))))
+    same(got, np.pad(a, ((1, 2), (1, 2))))
+    cropped = ndpad.crop_pad(a, [1, -1], [-1, 2], interior=[1, 0])
+    same(cropped, reference.crop_pad(a, [1, -1], [-1, 2], "constant",
+                                     np.zeros(1, dtype)[0], [1, 0]))
