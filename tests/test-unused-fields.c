@@ -43,8 +43,8 @@ static const void *poisons(int k)
 static void setup_pages(void)
 {
     const long page = sysconf(_SC_PAGESIZE);
-    guarded = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    guarded =
+        mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(guarded != MAP_FAILED);
     memset(guarded, 0x5A, (size_t)page);
     assert_int_equal(mprotect(guarded + page, (size_t)page, PROT_NONE), 0);
@@ -93,8 +93,9 @@ static void check_every_entry(const ndpad_problem *p, const ndpad_problem *clean
     }
     memset(got, 0xEE, bytes);
     const bool reads = p->rank == 0 || in_end[0] > in_begin[0];
-    assert_int_equal(ndpad_execute(plan, reads ? (const char *)in + offset * (int64_t)p->elem_size
-                                               : POISON,
+    assert_int_equal(ndpad_execute(plan,
+                                   reads ? (const char *)in + offset * (int64_t)p->elem_size
+                                         : POISON,
                                    got),
                      NDPAD_OK);
     ndpad_plan_destroy(plan);
@@ -144,8 +145,8 @@ static void onnx_constant_value_is_unread_outside_constant(void **state)
     for (int m = 0; m < 3; m++)
         for (int k = 0; k < 3; k++)
             for (size_t es = 1; es <= 64; es *= 8) {
-                assert_int_equal(ndpad_ref_onnx_pad(2, shape, es, pads, 4, NULL, 0, modes[m],
-                                                    NULL, in, want),
+                assert_int_equal(ndpad_ref_onnx_pad(2, shape, es, pads, 4, NULL, 0, modes[m], NULL,
+                                                    in, want),
                                  NDPAD_OK);
                 memset(got, 0xEE, sizeof(got));
                 assert_int_equal(ndpad_onnx_pad(2, shape, es, pads, 4, NULL, 0, modes[m],
@@ -184,13 +185,11 @@ static void arrays_are_unread_at_rank_0(void **state)
             check_every_entry(&p, &clean, &in, what);
             ndpad_plan *plan = NULL;
             uint64_t out = 0;
-            assert_int_equal(ndpad_window_plan_create(&p, a, a, a, a, a, a, NULL, &plan),
-                             NDPAD_OK);
+            assert_int_equal(ndpad_window_plan_create(&p, a, a, a, a, a, a, NULL, &plan), NDPAD_OK);
             assert_int_equal(ndpad_execute(plan, &in, &out), NDPAD_OK);
             assert_true(out == in);
             ndpad_plan_destroy(plan);
-            assert_int_equal(ndpad_window_input_box(&p, a, a, (int64_t *)POISON,
-                                                    (int64_t *)POISON),
+            assert_int_equal(ndpad_window_input_box(&p, a, a, (int64_t *)POISON, (int64_t *)POISON),
                              NDPAD_OK);
         }
 }
