@@ -35,9 +35,12 @@
  *     an empty output addresses nothing, so its strides may be anything (numpy gives an
  *     empty (4, 2, 0) array the strides (0, 0, 0));
  *     input strides may be anything: negative, zero (broadcast input) or overlapping;
- *   - rank 0 copies one element; an empty output writes nothing, and `in`/`out` may then
- *     be NULL; `in` may also be NULL when no input element is read (e.g. CONSTANT on an
- *     empty input).
+ *   - rank 0 copies one element (no array is read); an empty output writes nothing, and
+ *     `in`/`out` may then be NULL (they are never touched); `in` may also be NULL when no
+ *     input element is read (e.g. CONSTANT on an empty input); any elem_size >= 1 is valid
+ *     for a problem whose input and output are both empty (a tensor with elements must
+ *     have a byte count that fits int64). A field a problem does not use is never read
+ *     (tests/test-unused-fields.c).
  *   On any error nothing is written to `out`, a non-zero status is returned and
  *   ndpad_last_error() names the argument and the axis.
  *
@@ -72,12 +75,24 @@
  *
  * FORK
  *   A process made by fork() from one that has loaded ndpad (multiprocessing's "fork"
- *   start method, PyTorch DataLoader workers, pre-forking servers) may use every ndpad call.
- *   The OpenMP runtime's worker threads do not survive a fork, so in the child (and its own
- *   children) every execution runs on the calling thread: results are the same, only
- *   single-threaded. Plans made before the fork stay valid in the child. The parent is not
- *   affected. The wisdom's locks are held across fork(), so a child never inherits one
- *   held by another thread. (tests/test-fork.c, python/tests/test_fork.py)
+ *   start method, PyTorch DataLoader workers, pre-forking servers) may use every ndpad call,
+ *   also when other threads of the parent were inside ndpad at the fork. The OpenMP
+ *   runtime's worker threads do not survive a fork, so in the child (and its own children)
+ *   every execution runs on the calling thread: results are the same, only single-threaded.
+ *   Plans made before the fork stay valid in the child. Every lock of the library is held
+ *   across fork() (pthread_atfork) and released on both sides, so a child never inherits
+ *   one held by another thread: the one-shot plan cache of ndpad_pad(), the wisdom table,
+ *   its warnings, and a wisdom save with its file lock (a save in progress ends before the
+ *   fork, so no child inherits the lock file's descriptor). The machine's topology is
+ *   discovered (hwloc) once, under a lock held across fork() too: a fork waits for a
+ *   discovery in progress to end, and the child inherits a finished discovery or none (it
+ *   then makes its own). The other once-initialised tables (kernels, wisdom fingerprint)
+ *   take no lock and are made again in a child forked while they were being made. The
+ *   parent is not affected, but for fork() waiting, at most, for a cache update, a
+ *   discovery or a wisdom save in progress in another thread. The Python package (its plan
+ *   caches, numpy's and torch's) holds its own locks across fork() the same way.
+ *   (tests/test-fork.c: over a thousand forks while other threads are inside each of them;
+ *   python/tests/test_fork.py)
  */
 #ifndef NDPAD_H
 #define NDPAD_H
@@ -159,7 +174,8 @@ typedef struct ndpad_problem {
     const int64_t *interior;    /* [rank] elements inserted between neighbours, or NULL */
     const int64_t *in_strides;  /* [rank] input strides in elements, or NULL = dense    */
     const int64_t *out_strides; /* [rank] output strides in elements, or NULL = dense   */
-    const void *pad_value;      /* elem_size bytes (CONSTANT), or NULL = zero bytes     */
+    const void *pad_value;      /* elem_size bytes (CONSTANT), or NULL = zero bytes;
+                                   never read by other modes, nor for an empty output   */
 } ndpad_problem;
 
 /** ndpad_output_shape() : the output extents of `problem`.
