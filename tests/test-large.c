@@ -33,7 +33,7 @@
 #define P32       ((int64_t)1 << 32)
 #define PAD_VALUE 0x5C
 
-static unsigned char *big;  /* the large output, shared by the cases */
+static unsigned char *big; /* the large output, shared by the cases */
 static size_t big_bytes;
 static const unsigned char pad_value = PAD_VALUE;
 
@@ -60,8 +60,8 @@ static void report(const char *what, double seconds)
 
 static void *map_noreserve(size_t bytes)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     assert_true(p != MAP_FAILED);
     return p;
 }
@@ -75,8 +75,7 @@ static unsigned char expected(int64_t s0, int64_t s1)
 /* ---- an output of more than 2^32 elements ------------------------------------------- */
 
 enum { D0 = 1000, D1 = 60000 };
-static const int64_t wide_shape[2] = {D0, D1}, wide_pb[2] = {65000, 3000},
-                     wide_pe[2] = {536, 2544};
+static const int64_t wide_shape[2] = {D0, D1}, wide_pb[2] = {65000, 3000}, wide_pe[2] = {536, 2544};
 #define WIDE_ROWS (65000 + D0 + 536)
 #define WIDE_COLS (3000 + D1 + 2544)
 
@@ -88,8 +87,18 @@ static void check_wide_rows(int mode, const unsigned char *out, const char *what
     assert_non_null(row);
     for (int64_t c = 0; c < WIDE_COLS; c++)
         s1[c] = ndpad_ref_source_index(mode, D1, 0, wide_pb[1], c);
-    int64_t rows[64] = {0,     1,     64999, 65000, 65001, P31 / WIDE_COLS, P31 / WIDE_COLS + 1,
-                        P32 / WIDE_COLS, P32 / WIDE_COLS + 1, 65999, 66000, WIDE_ROWS - 1};
+    int64_t rows[64] = {0,
+                        1,
+                        64999,
+                        65000,
+                        65001,
+                        P31 / WIDE_COLS,
+                        P31 / WIDE_COLS + 1,
+                        P32 / WIDE_COLS,
+                        P32 / WIDE_COLS + 1,
+                        65999,
+                        66000,
+                        WIDE_ROWS - 1};
     test_rng rng = test_rng_make(35, (uint64_t)mode);
     for (int k = 12; k < 64; k++) rows[k] = test_rng_range(&rng, 0, WIDE_ROWS - 1);
     for (int k = 0; k < 64; k++) {
@@ -100,8 +109,8 @@ static void check_wide_rows(int mode, const unsigned char *out, const char *what
             int64_t c = 0;
             while (got[c] == row[c]) c++;
             fail_msg("%s: output [%lld, %lld] (byte offset %lld) is %d, expected %d", what,
-                     (long long)rows[k], (long long)c, (long long)(rows[k] * WIDE_COLS + c),
-                     got[c], row[c]);
+                     (long long)rows[k], (long long)c, (long long)(rows[k] * WIDE_COLS + c), got[c],
+                     row[c]);
         }
     }
     free(s1);
@@ -182,8 +191,7 @@ static void row_beyond_2_pow_31_elements(void **state)
         for (int k = 6; k < 40; k++) starts[k] = test_rng_range(&rng, 0, n - 8192);
         for (int k = 0; k < 40; k++)
             for (int64_t o = starts[k]; o < starts[k] + 8192; o++) {
-                const unsigned char want =
-                    expected(0, ndpad_ref_source_index(mode, d, 0, b, o));
+                const unsigned char want = expected(0, ndpad_ref_source_index(mode, d, 0, b, o));
                 if (big[o] != want)
                     fail_msg("%s 1-D: output [%lld] is %d, expected %d", ndpad_mode_name(mode),
                              (long long)o, big[o], want);
@@ -303,8 +311,8 @@ static void check_window(int mode, const int64_t ob[2], const int64_t oe[2], boo
         for (int64_t o1 = ob[1]; o1 < oe[1]; o1++) {
             const unsigned char want =
                 expected(s0, ndpad_ref_source_index(mode, W1, 0, win_pb[1], o1));
-            const unsigned char got = compact ? window[(o0 - ob[0]) * ww + (o1 - ob[1])]
-                                              : whole_out[o0 * WIN_COLS + o1];
+            const unsigned char got =
+                compact ? window[(o0 - ob[0]) * ww + (o1 - ob[1])] : whole_out[o0 * WIN_COLS + o1];
             if (got != want)
                 fail_msg("%s window [%lld, %lld) x [%lld, %lld) (%s): [%lld, %lld] is %d, "
                          "expected %d",
