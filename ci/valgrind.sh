@@ -30,9 +30,11 @@ run() {
     "${vg[@]}" "$@" </dev/null
 }
 start=$SECONDS
-for t in test-hostile test-alloc test-threads test-api test-errors test-wisdom-file test-fork; do
+for t in test-hostile test-alloc test-threads test-api test-errors test-wisdom-file; do
     run "$build_dir/tests/$t"
 done
+# test-fork's stress tests fork hundreds of children: a few each under memcheck.
+NDPAD_TEST_FORKS=6 run "$build_dir/tests/test-fork"
 for name in pad onnx wisdom; do
     run "$build_dir/tests/fuzz/fuzz-$name-replay" "$root/tests/fuzz/corpus/$name"
 done

@@ -138,7 +138,11 @@ static void children_and_grandchildren_pad_correctly(void **state)
 
 /* ---- issue 35: fork while other threads are inside the library ------------------------ */
 
-#define STRESS_SECONDS 5  /* a child's alarm: its calls take milliseconds */
+/* A child's alarm: its calls take milliseconds. NDPAD_TEST_FORKS=N (ci/valgrind.sh) makes
+ * N forks per stress test instead of hundreds, with a minute's alarm. */
+static unsigned stress_seconds = 5;
+static int forks_wanted = 0; /* 0: each test's own count */
+#define STRESS_SECONDS stress_seconds
 #define SMALL          12 /* small problems, more than the one-shot cache's slots */
 #define WORKERS        3
 
@@ -204,6 +208,7 @@ static int child_pads_with_a_team(void)
  * Stops at the first child that hangs or fails. Returns the failures (0 or 1). */
 static int fork_children(int forks, int (*work)(void), const char *what)
 {
+    if (forks_wanted > 0) forks = forks_wanted;
     for (int k = 0; k < forks; k++) {
         const pid_t pid = fork();
         if (pid == 0) {
@@ -346,7 +351,7 @@ static int fresh_process_forks_during_discovery(int delay_us)
 static void fork_during_topology_discovery(void **state)
 {
     (void)state;
-    for (int k = 0; k < 100; k++) {
+    for (int k = 0; k < (forks_wanted > 0 ? forks_wanted : 100); k++) {
         const pid_t pid = fork();
         if (pid == 0) {
             alarm(2 * STRESS_SECONDS);
@@ -373,6 +378,11 @@ int main(void)
     for (int i = 0; i < SIDE * SIDE; i++) input[i] = (float)(i % 9973) * 0.5f;
     if (ndpad_ref_pad(&problem, input, expected) != NDPAD_OK) return 1;
     make_small_problems();
+    const char *forks_env = getenv("NDPAD_TEST_FORKS");
+    if (forks_env != NULL && atoi(forks_env) > 0) {
+        forks_wanted = atoi(forks_env);
+        stress_seconds = 60;
+    }
     /* Wisdom in a private file (tmpfs when there is one: a save's fsync is then free). */
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     snprintf(wisdom_path, sizeof(wisdom_path), "%s/ndpad-test-fork-%ld.wisdom", dir,
@@ -388,6 +398,7 @@ int main(void)
         cmocka_unit_test(fork_while_a_team_runs),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    fflush(stdout);
     printf("test-fork: %ld forks while other threads were inside ndpad\n",
            atomic_load(&forks_made));
     char lock_path[300];
