@@ -139,9 +139,9 @@ static void children_and_grandchildren_pad_correctly(void **state)
 /* ---- issue 35: fork while other threads are inside the library ------------------------ */
 
 /* A child's alarm: its calls take milliseconds. NDPAD_TEST_FORKS=N (ci/valgrind.sh) makes
- * N forks per stress test instead of hundreds, with a minute's alarm. */
+ * N forks per stress test instead of hundreds, with a minute's alarm; 0 skips them. */
 static unsigned stress_seconds = 5;
-static int forks_wanted = 0; /* 0: each test's own count */
+static int forks_wanted = -1; /* < 0: each test's own count */
 #define STRESS_SECONDS stress_seconds
 #define SMALL          12 /* small problems, more than the one-shot cache's slots */
 #define WORKERS        3
@@ -293,7 +293,7 @@ static void *worker_runs_teams(void *arg)
 static int with_workers(void *(*const bodies[WORKERS])(void *), int forks, int (*work)(void),
                         const char *what)
 {
-    if (!FORK_UNDER_ALLOCATING_THREADS_WORKS) skip();
+    if (!FORK_UNDER_ALLOCATING_THREADS_WORKS || forks_wanted == 0) skip();
     pthread_t threads[WORKERS];
     atomic_store(&stop_workers, false);
     for (int k = 0; k < WORKERS; k++)
@@ -367,7 +367,7 @@ static int fresh_process_forks_during_discovery(int delay_us)
 static void fork_during_topology_discovery(void **state)
 {
     (void)state;
-    if (!FORK_UNDER_ALLOCATING_THREADS_WORKS) skip();
+    if (!FORK_UNDER_ALLOCATING_THREADS_WORKS || forks_wanted == 0) skip();
     for (int k = 0; k < (forks_wanted > 0 ? forks_wanted : 100); k++) {
         const pid_t pid = fork();
         if (pid == 0) {
@@ -396,7 +396,7 @@ int main(void)
     if (ndpad_ref_pad(&problem, input, expected) != NDPAD_OK) return 1;
     make_small_problems();
     const char *forks_env = getenv("NDPAD_TEST_FORKS");
-    if (forks_env != NULL && atoi(forks_env) > 0) {
+    if (forks_env != NULL && forks_env[0] != '\0') {
         forks_wanted = atoi(forks_env);
         stress_seconds = 60;
     }
