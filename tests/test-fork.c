@@ -140,7 +140,7 @@ static void children_and_grandchildren_pad_correctly(void **state)
 
 /* A child's alarm: its calls take milliseconds. NDPAD_TEST_FORKS=N (ci/valgrind.sh) makes
  * N forks per stress test instead of hundreds, with a minute's alarm; 0 skips them. */
-static unsigned stress_seconds = 5;
+static unsigned stress_seconds = 10;
 static int forks_wanted = -1; /* < 0: each test's own count */
 #define STRESS_SECONDS stress_seconds
 #define SMALL          12 /* small problems, more than the one-shot cache's slots */
