@@ -23,7 +23,8 @@ each block made the same way from the input blocks it reads.
 Modes constant (one value, or per axis/side in numpy's corner order), edge, reflect,
 symmetric (reflect_type "even"), wrap and empty run this way, with numpy >= 2.1's results
 for pads larger than an axis (as ndpad.pad). Other modes (maximum, mean, median, minimum,
-linear_ramp, callables, reflect_type "odd") and object dtypes are handed to dask.array.pad.
+linear_ramp, callables, reflect_type "odd"), object dtypes and numpy 2's new-style dtypes
+(StringDType, user dtypes) are handed to dask.array.pad.
 Bad arguments raise what numpy.pad raises.
 """
 
@@ -80,6 +81,7 @@ def pad(x, pad_width, mode="constant", *, chunks=None, **kwargs):
         raise ValueError("unsupported keyword arguments for mode '{}': {}"
                          .format(mode, unsupported))
     if (mode not in _args.NATIVE_KWARGS or x.dtype.hasobject or x.dtype.itemsize == 0 or
+            _args.new_style_dtype(x.dtype) or
             not 1 <= ndim <= _lib.MAX_RANK or
             (mode in ("reflect", "symmetric") and not _args.is_even(kwargs))):
         return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
@@ -110,7 +112,7 @@ def crop_pad(x, pads_begin, pads_end, mode="constant", value=0, interior=None, *
     if not isinstance(mode, str) or mode not in _lib.MODES:
         raise ValueError("mode %r is not supported by crop_pad (one of %s)"
                          % (mode, ", ".join(_lib.MODES)))
-    if x.dtype.hasobject or x.dtype.itemsize == 0:
+    if x.dtype.hasobject or x.dtype.itemsize == 0 or _args.new_style_dtype(x.dtype):
         raise TypeError("ndpad.dask.crop_pad needs a dtype without Python objects, got %s"
                         % x.dtype)
     pb = _args.per_axis(pads_begin, ndim, "pads_begin")
