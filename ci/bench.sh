@@ -20,6 +20,8 @@
 #   NDPAD_BENCH_MIN_TIME     seconds of timed calls per repetition (default 0.25)
 #   NDPAD_BENCH_ARGS         more flags for ndpad-bench, e.g. "--benchmark_filter=conv"
 #   NDPAD_BENCH_RESULTS      where the results go (default <build-dir>/results/)
+#   NDPAD_BENCH_PYTHON       the interpreter of the ndpad vs numpy.pad step (default Debian's
+#                            /usr/bin/python3; ci/main-job.sh passes its PyPI venv's: numpy 2)
 #   NDPAD_WISDOM             the wisdom file ndpad-tune writes and the plans read (default
 #                            $XDG_CACHE_HOME/ndpad/wisdom or ~/.cache/ndpad/wisdom)
 # Optional Debian packages it installs when missing and it may (root or sudo): for the plot
@@ -124,13 +126,15 @@ echo
 
 # 6. ndpad vs numpy.pad, same run, when the Python package, its benchmark and numpy exist.
 : >"$results/numpy.txt"
+pynp="${NDPAD_BENCH_PYTHON:-$py}"
 if [ -f python/ndpad/__init__.py ] && [ -f python/bench_numpy.py ] \
-   && "$py" -c 'import numpy' 2>/dev/null; then
+   && "$pynp" -c 'import numpy' 2>/dev/null; then
     echo
+    say "ndpad vs numpy.pad with $pynp (numpy $("$pynp" -c 'import numpy; print(numpy.__version__)'))"
     for shape in "1,64,256,256 1" "1,3,1080,1920 8"; do
         read -r dims pad <<<"$shape"
         NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 \
-            "$py" python/bench_numpy.py --repeat 7 --shape "$dims" --pad "$pad" \
+            "$pynp" python/bench_numpy.py --repeat 7 --shape "$dims" --pad "$pad" \
             | tee -a "$results/numpy.txt" || say "warning: python/bench_numpy.py failed"
     done
 else

@@ -6,6 +6,9 @@
 # measurement: every case's wisdom plan against its heuristic plan in interleaved rounds, in
 # one process (ndpad-bench-tuned), into build/results/tuned-vs-heuristic.txt. A few minutes
 # on 2 cores.
+# The Python package's numpy benchmark runs on PyPI's numpy 2, in the virtual environment
+# ci/python-venv.sh makes (<build-dir>-venv, shared with ci/test-python.sh;
+# NDPAD_PYTHON_PYPI=0: Debian's numpy instead).
 # Usage: ci/main-job.sh [build-dir]   (default: build/)
 # The environment variables of ci/bench.sh apply (NDPAD_TUNE_BUDGET, default 50 here,
 # NDPAD_TUNE_LARGE, NDPAD_BENCH_TUNING, NDPAD_BENCH_THREADS, NDPAD_BENCH_REPETITIONS, ...).
@@ -22,6 +25,14 @@ export NDPAD_TUNE_BUDGET="${NDPAD_TUNE_BUDGET:-50}"
 
 bash ci/install-deps.sh
 bash ci/build.sh "$build_dir"
+# The Python benchmark against numpy 2 from PyPI: the same venv ci/test-python.sh uses.
+venv="$(realpath -m "${NDPAD_PYTHON_VENV:-$build_dir-venv}")"
+if [ "${NDPAD_PYTHON_PYPI:-1}" != 0 ]; then
+    t0=$SECONDS
+    bash ci/python-venv.sh "$venv"
+    echo "main-job: PyPI venv ready in $((SECONDS - t0)) s"
+    export NDPAD_BENCH_PYTHON="${NDPAD_BENCH_PYTHON:-$venv/bin/python}"
+fi
 echo
 "$build_dir/bench/ndpad-demo"
 echo

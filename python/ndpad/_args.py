@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 __all__ = ["NATIVE_KWARGS", "PERIODIC", "threads_arg", "as_pairs", "pad_widths", "per_axis",
-           "is_even", "check_out", "deliver"]
+           "is_even", "check_out", "deliver", "new_style_dtype"]
 
 # numpy.pad's modes libndpad computes, with the keyword arguments each accepts.
 NATIVE_KWARGS = {
@@ -18,6 +18,14 @@ NATIVE_KWARGS = {
     "empty": (),
 }
 PERIODIC = ("reflect", "symmetric", "wrap")
+
+
+def new_style_dtype(dtype):
+    """A dtype of numpy 2's new DType API (StringDType, user dtypes such as quaddtype): its
+    elements may live outside the array (StringDType's arena), so ndpad hands it to numpy
+    (numpy.pad's result, whatever the mode). numpy's own legacy dtypes, structured ones
+    included, are plain bytes libndpad can copy."""
+    return getattr(type(dtype), "_legacy", True) is False
 
 
 def threads_arg(threads):

@@ -10,6 +10,8 @@ How a call is served:
     axis, later axes overwriting the corners), with numpy's own casting;
   * reflect, symmetric and wrap on object dtypes: a pure numpy gather of the same mapping
     (so the result is numpy >= 2.1's also for pads larger than the axis);
+  * dtypes of numpy 2's new DType API (StringDType, user dtypes) go to numpy.pad itself,
+    whatever the mode (numpy's result);
   * everything else goes to numpy.pad itself: statistic modes, linear_ramp, callables,
     reflect_type other than "even", empty input in modes that need data, rank 0, other
     dtypes with Python objects, and every malformed argument (so the error is numpy's own).
@@ -24,7 +26,8 @@ import types
 import numpy as np
 
 from . import _lib, _native
-from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, per_axis, threads_arg
+from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, new_style_dtype, \
+    per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
 from ._constant import fill_slabs, pad_value_and_slabs
 from ._fallback import crop_pad_by_index
@@ -66,6 +69,8 @@ def pad(array, pad_width, mode="constant", *, threads=0, out=None, **kwargs):
         result = np.pad(array, pad_width, mode, **kwargs)
         return result if out is None else deliver(np.asarray(result), out)
     array = np.asarray(array)
+    if new_style_dtype(array.dtype):  # StringDType, user dtypes: numpy's own result
+        return deliver(np.pad(array, pad_width, mode, **kwargs), out)
     try:
         widths = _prepare(array, pad_width, mode, kwargs)
     except Exception:
@@ -182,7 +187,7 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     new_shape = _lib.output_shape(probe)
     del keep
 
-    if dtype.hasobject or dtype.itemsize == 0:
+    if dtype.hasobject or dtype.itemsize == 0 or new_style_dtype(dtype):
         result = crop_pad_by_index(array, pb, pe, mode, tmp[0] if mode == "constant"
                                    else None, inter, new_shape)
         return deliver(result, out)

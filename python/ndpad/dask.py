@@ -23,7 +23,8 @@ each block made the same way from the input blocks it reads.
 Modes constant (one value, or per axis/side in numpy's corner order), edge, reflect,
 symmetric (reflect_type "even"), wrap and empty run this way, with numpy >= 2.1's results
 for pads larger than an axis (as ndpad.pad). Other modes (maximum, mean, median, minimum,
-linear_ramp, callables, reflect_type "odd") and object dtypes are handed to dask.array.pad.
+linear_ramp, callables, reflect_type "odd"), object dtypes and numpy 2's new-style dtypes
+(StringDType, user dtypes) are handed to dask.array.pad.
 Bad arguments raise what numpy.pad raises.
 """
 
@@ -67,6 +68,10 @@ def pad(x, pad_width, mode="constant", *, chunks=None, **kwargs):
     x = da.asarray(x)
     ndim = x.ndim
     widths = _args.pad_widths(pad_width, ndim)  # numpy's TypeError / ValueError
+    if chunks is None and not any(b or e for b, e in widths) and (
+            callable(mode) or (mode in _ALLOWED_KWARGS and
+                               set(kwargs) <= set(_ALLOWED_KWARGS[mode]))):
+        return x  # as dask.array.pad: a zero pad is the input array itself
     if callable(mode):
         return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
     if mode not in _ALLOWED_KWARGS:
@@ -76,9 +81,11 @@ def pad(x, pad_width, mode="constant", *, chunks=None, **kwargs):
         raise ValueError("unsupported keyword arguments for mode '{}': {}"
                          .format(mode, unsupported))
     if (mode not in _args.NATIVE_KWARGS or x.dtype.hasobject or x.dtype.itemsize == 0 or
+            _args.new_style_dtype(x.dtype) or
             not 1 <= ndim <= _lib.MAX_RANK or
             (mode in ("reflect", "symmetric") and not _args.is_even(kwargs))):
         return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
+    _check_known_chunks(x)
     if x.size == 0 and mode not in ("constant", "empty"):
         for axis, pair in enumerate(widths):
             if x.shape[axis] == 0 and any(pair):
@@ -105,12 +112,15 @@ def crop_pad(x, pads_begin, pads_end, mode="constant", value=0, interior=None, *
     if not isinstance(mode, str) or mode not in _lib.MODES:
         raise ValueError("mode %r is not supported by crop_pad (one of %s)"
                          % (mode, ", ".join(_lib.MODES)))
-    if x.dtype.hasobject or x.dtype.itemsize == 0:
+    if x.dtype.hasobject or x.dtype.itemsize == 0 or _args.new_style_dtype(x.dtype):
         raise TypeError("ndpad.dask.crop_pad needs a dtype without Python objects, got %s"
                         % x.dtype)
     pb = _args.per_axis(pads_begin, ndim, "pads_begin")
     pe = _args.per_axis(pads_end, ndim, "pads_end")
     inter = None if interior is None else _args.per_axis(interior, ndim, "interior")
+    if chunks is None and not any(pb) and not any(pe) and not any(inter or ()):
+        return x  # nothing to pad or crop: the input array itself (as pad)
+    _check_known_chunks(x)
     pad_value = None
     if mode == "constant":
         pad_value = _constant.value_bytes(value, x.dtype)
@@ -120,6 +130,15 @@ def crop_pad(x, pads_begin, pads_end, mode="constant", value=0, interior=None, *
     del keep
     return _padded(x, _lib.MODES[mode], pb, pe, inter, pad_value, [], "ndpad-crop-pad",
                    chunks)
+
+
+def _check_known_chunks(x):
+    """dask's own error for arrays with unknown (nan) chunk sizes: every block's place in
+    the output depends on the chunk sizes of every axis."""
+    if any(np.isnan(c) for axis in x.chunks for c in axis):
+        from dask.array.core import unknown_chunk_message
+        raise ValueError("Arrays chunk sizes are unknown: %s%s"
+                         % (x.shape, unknown_chunk_message))
 
 
 def graph_tasks(result, source):
@@ -251,7 +270,7 @@ def _padded(x, mode, pb, pe, interior, pad_value, slabs, prefix, chunks=None):
 
     token = tokenize(x, mode, pb, pe, interior, pad_value, slabs, out_chunks)
     name = "%s-%s" % (prefix, token)
-    spec = (mode, dtype.str, tuple(shape), tuple(pb), tuple(pe),
+    spec = (mode, dtype, tuple(shape), tuple(pb), tuple(pe),
             None if interior is None else tuple(interior), pad_value, tuple(slabs))
     dsk = {}
     for out_index in np.ndindex(*(len(a) for a in axes)):
@@ -274,6 +293,11 @@ def _border_task(x, starts, spec, entries, strip_prefix, dsk):
     runs = [e[3] for e in entries]
     if any(all(run[4] is None for run in axis_runs) for axis_runs in runs):
         return (_window_block, spec, window, ((window, None, -1),), None, ())  # all pad
+    view = _view_of_block(starts, spec, window, runs)
+    if view is not None:
+        chunk_index, index = view
+        return (_view_block, (x.name,) + chunk_index, index,
+                tuple(o1 - o0 for o0, o1 in window))
     # Per axis, the part of each input chunk the block reads (the union of its runs').
     spans = []
     for axis_runs in runs:
@@ -320,6 +344,65 @@ def _border_task(x, starts, spec, entries, strip_prefix, dsk):
         gather = tuple((span[0][1][0], span[-1][1][1]) for span in spans)
         parts = ((window, gather, 0),)
     return (_window_block, spec, window, tuple(parts), gather, tuple(origins)) + tuple(deps)
+
+
+def _source_index(mode, d, b, r, o):
+    """The input index output position `o` of one axis reads (README, Semantics), or None
+    for a pad value."""
+    j = o - b
+    if mode == _lib.MODES["constant"]:
+        dilated = 0 if d == 0 else (d - 1) * (r + 1) + 1
+        return j // (r + 1) if 0 <= j < dilated and j % (r + 1) == 0 else None
+    if mode == _lib.MODES["edge"]:
+        return min(max(j, 0), d - 1)
+    if mode == _lib.MODES["wrap"]:
+        return j % d
+    if mode == _lib.MODES["reflect"]:
+        if d == 1:
+            return 0
+        m = j % (2 * (d - 1))
+        return m if m < d else 2 * (d - 1) - m
+    m = j % (2 * d)  # symmetric
+    return m if m < d else 2 * d - 1 - m
+
+
+def _view_of_block(starts, spec, window, runs):
+    """(input chunk index, numpy index) when the output block is a view of one input block:
+    on every axis one run whose positions read consecutive input elements forwards or
+    backwards, or one element repeated (a broadcast), as dask.array.pad's reversed and
+    broadcast slices are. None otherwise. Such a block costs no task time and no memory
+    (a copy of a whole 32 MiB plane, first touch of fresh pages included, took longer than
+    dask's whole pad: issue 33)."""
+    mode, _, shape, pb, _, interior, _, _ = spec
+    chunk_index, index = [], []
+    for k, axis_runs in enumerate(runs):
+        if len(axis_runs) != 1:
+            return None
+        a, b, i0, i1, chunk = axis_runs[0]
+        r = interior[k] if interior else 0
+        if chunk is None or (r and b - a > 1):
+            return None
+        first = _source_index(mode, shape[k], pb[k], r, a)
+        last = _source_index(mode, shape[k], pb[k], r, b - 1)
+        if first is None or last is None:
+            return None
+        n, f = b - a, starts[k][chunk]
+        if i1 - i0 == 1 and first == last == i0:
+            index.append(slice(i0 - f, i1 - f))  # broadcast to n by _view_block
+        elif i1 - i0 == n and last - first == n - 1 and first == i0:
+            index.append(slice(i0 - f, i1 - f))
+        elif i1 - i0 == n and first - last == n - 1 and last == i0:
+            index.append(slice(i1 - 1 - f, i0 - 1 - f if i0 > f else None, -1))
+        else:
+            return None
+        chunk_index.append(chunk)
+    return tuple(chunk_index), tuple(index)
+
+
+def _view_block(block, index, shape):
+    """An output block that is a view of an input block (see _view_of_block): no copy."""
+    view = block[index]
+    return view if view.shape == shape else np.broadcast_to(view, shape)
 
 
 # At most this many window plans per output block; beyond, its input box is gathered into
@@ -378,8 +461,8 @@ def _window_block(spec, window, parts, gather, origins, *sources):
     reads, -1: none), each reading its source where it lies; with `gather`, the sources are
     first copied into that box. `origins`: each source's first input index. Runs on a
     worker."""
-    mode, dtype_str, shape, pb, pe, interior, pad_value, slabs = spec
-    dtype = np.dtype(dtype_str)
+    mode, dtype, shape, pb, pe, interior, pad_value, slabs = spec  # dtype: np.dtype
+    # (never dtype.str: '|V6' would lose a structured dtype's fields)
     ndim = len(shape)
     if gather is not None:
         box = np.empty(tuple(i1 - i0 for i0, i1 in gather), dtype=dtype)
