@@ -68,8 +68,7 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
-static void pool_parallel_for(void *pool_context, ndpad_task_fn task, void *task_context,
-                              size_t n)
+static void pool_parallel_for(void *pool_context, ndpad_task_fn task, void *task_context, size_t n)
 {
     pool *p = pool_context;
     pthread_mutex_lock(&p->one_job);
@@ -101,8 +100,10 @@ static const struct {
     const char *label, *name;
     int32_t mode;
 } cases[] = {
-    {"feature-constant", "feature", NDPAD_CONSTANT}, {"conv-constant", "conv", NDPAD_CONSTANT},
-    {"conv-reflect", "conv", NDPAD_REFLECT},         {"volume-reflect", "volume", NDPAD_REFLECT},
+    {"feature-constant", "feature", NDPAD_CONSTANT},
+    {"conv-constant", "conv", NDPAD_CONSTANT},
+    {"conv-reflect", "conv", NDPAD_REFLECT},
+    {"volume-reflect", "volume", NDPAD_REFLECT},
     {"long-wrap", "long", NDPAD_WRAP},
 };
 enum { CASES = sizeof(cases) / sizeof(cases[0]) };
@@ -256,14 +257,17 @@ int main(int argc, char **argv)
     const char *filter = NULL;
     for (int k = 1; k < argc; k++) {
         if (strncmp(argv[k], "--loop=", 7) == 0) return loop_main(argv[k] + 7);
-        if (strncmp(argv[k], "--calls=", 8) == 0) calls = atoi(argv[k] + 8);
-        else if (strncmp(argv[k], "--loads=", 8) == 0) loads = argv[k] + 8;
-        else if (strncmp(argv[k], "--variants=", 11) == 0) variants = argv[k] + 11;
-        else if (strncmp(argv[k], "--cases=", 8) == 0) filter = argv[k] + 8;
+        if (strncmp(argv[k], "--calls=", 8) == 0)
+            calls = atoi(argv[k] + 8);
+        else if (strncmp(argv[k], "--loads=", 8) == 0)
+            loads = argv[k] + 8;
+        else if (strncmp(argv[k], "--variants=", 11) == 0)
+            variants = argv[k] + 11;
+        else if (strncmp(argv[k], "--cases=", 8) == 0)
+            filter = argv[k] + 8;
         else {
-            fprintf(stderr,
-                    "usage: ndpad-bench-load [--calls=N] [--loads=idle,pinned,two,ndpad] "
-                    "[--variants=fixed,default,pool,memcpy] [--cases=SUBSTRING]\n");
+            fprintf(stderr, "usage: ndpad-bench-load [--calls=N] [--loads=idle,pinned,two,ndpad] "
+                            "[--variants=fixed,default,pool,memcpy] [--cases=SUBSTRING]\n");
             return 2;
         }
     }
@@ -273,9 +277,8 @@ int main(int argc, char **argv)
     printf("# ndpad-bench-load: %d alternated calls per plan, times in us; %ld CPUs\n", calls,
            cpus);
     printf("# 2T/1T = 2-thread mean / 1-thread mean (issue 31's target: <= 1.2 under load)\n");
-    printf("%-7s %-17s %-8s %3s | %9s %9s %9s | %9s %9s %9s | %6s %6s\n", "load", "case",
-           "variant", "2T", "1T med", "1T mean", "1T p90", "2T med", "2T mean", "2T p90",
-           "2T/1T", "med");
+    printf("%-7s %-17s %-8s %3s | %9s %9s %9s | %9s %9s %9s | %6s %6s\n", "load", "case", "variant",
+           "2T", "1T med", "1T mean", "1T p90", "2T med", "2T mean", "2T p90", "2T/1T", "med");
     double *t1 = malloc(sizeof(double) * (size_t)calls);
     double *t2 = malloc(sizeof(double) * (size_t)calls);
     int failures = 0;

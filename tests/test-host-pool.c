@@ -42,9 +42,9 @@ static int32_t fixed_team(void)
 /* ---- hostile pools ------------------------------------------------------------------- */
 
 typedef enum order { IN_ORDER, REVERSE, SHUFFLED, FRESH_THREADS, ALL_AT_ONCE, FEWER, ORDERS } order;
-static const char *const order_names[ORDERS] = {"in order",         "reverse",
-                                                "shuffled",         "a fresh thread each",
-                                                "all at once",      "fewer threads"};
+static const char *const order_names[ORDERS] = {"in order",    "reverse",
+                                                "shuffled",    "a fresh thread each",
+                                                "all at once", "fewer threads"};
 
 typedef struct hostile {
     order kind;
@@ -174,16 +174,22 @@ static void job_make(job *j, int32_t mode, bool small, bool strided, bool inplac
     memset(j, 0, sizeof(*j));
     const int64_t shape[3] = {3, small ? 20 : 180, small ? 30 : 200};
     const int64_t pb[3] = {mode == NDPAD_CONSTANT ? 1 : 0, 3, 5}, pe[3] = {0, 2, 4};
-    memcpy(j->shape, shape, sizeof shape), memcpy(j->pb, pb, sizeof pb), memcpy(j->pe, pe, sizeof pe);
-    j->p = (ndpad_problem){.rank = 3, .mode = mode, .elem_size = 4, .shape = j->shape,
-                           .pads_begin = j->pb, .pads_end = j->pe};
+    memcpy(j->shape, shape, sizeof shape), memcpy(j->pb, pb, sizeof pb),
+        memcpy(j->pe, pe, sizeof pe);
+    j->p = (ndpad_problem){.rank = 3,
+                           .mode = mode,
+                           .elem_size = 4,
+                           .shape = j->shape,
+                           .pads_begin = j->pb,
+                           .pads_end = j->pe};
     int64_t out_shape[3];
     assert_int_equal(ndpad_ref_output_shape(&j->p, out_shape), NDPAD_OK);
     const size_t out_elems = (size_t)(out_shape[0] * out_shape[1] * out_shape[2]);
     j->out_bytes = out_elems * 4;
     size_t in_elems = (size_t)(shape[0] * shape[1] * shape[2]);
     if (strided) { /* every other element of a twice wider input */
-        j->in_strides[2] = 2, j->in_strides[1] = 2 * shape[2], j->in_strides[0] = 2 * shape[2] * shape[1];
+        j->in_strides[2] = 2, j->in_strides[1] = 2 * shape[2],
+        j->in_strides[0] = 2 * shape[2] * shape[1];
         j->p.in_strides = j->in_strides;
         in_elems *= 2;
     }
@@ -266,8 +272,13 @@ static void hostile_pools_pad_in_place(void **state)
             const ndpad_thread_pool pool = pool_of(&h);
             const int64_t shape[2] = {300, 250}, pb[2] = {2, 3}, pe[2] = {4, 5};
             const int64_t out_shape[2] = {306, 258}, os[2] = {258, 1};
-            ndpad_problem p = {.rank = 2, .mode = mode, .elem_size = 4, .shape = shape,
-                               .pads_begin = pb, .pads_end = pe, .in_strides = os};
+            ndpad_problem p = {.rank = 2,
+                               .mode = mode,
+                               .elem_size = 4,
+                               .shape = shape,
+                               .pads_begin = pb,
+                               .pads_end = pe,
+                               .in_strides = os};
             const size_t out_elems = (size_t)(out_shape[0] * out_shape[1]);
             uint32_t *buf = malloc(out_elems * 4), *want = malloc(out_elems * 4);
             uint32_t *in_copy = malloc(out_elems * 4);
@@ -305,7 +316,8 @@ static void pool_own_threads_fixed_team_and_one_thread_agree(void **state)
                                 plan_with(&j, NULL, 1, 0, 9)};
         for (int k = 0; k < 4; k++)
             for (int rep = 0; rep < 3; rep++)
-                if (!run_and_check(&j, plans[k])) fail_msg("mode %d, plan %d: wrong output", mode, k);
+                if (!run_and_check(&j, plans[k]))
+                    fail_msg("mode %d, plan %d: wrong output", mode, k);
         for (int k = 0; k < 4; k++) ndpad_plan_destroy(plans[k]);
         const int calls = atomic_load(&h.calls);
         ndpad_plan *one = plan_with(&j, &pool, 1, 0, 9); /* threads = 1 caps the pool's 3 */
@@ -511,7 +523,8 @@ static int wait_bounded(pid_t pid, int seconds)
     const struct timespec tick = {0, 20 * 1000 * 1000};
     for (int k = 0; k < seconds * 50; k++) {
         int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         nanosleep(&tick, NULL);
     }
     kill(pid, SIGKILL);
@@ -531,9 +544,9 @@ static void child_after_each_kind_of_call_pads(void **state)
         job_make(&j, NDPAD_REFLECT, false, false, false);
         hostile h = {.kind = ALL_AT_ONCE};
         const ndpad_thread_pool pool = pool_of(&h);
-        ndpad_plan *plan = kind < 3 ? plan_with(&j, kind == 0 ? &pool : NULL, 2,
-                                                kind == 2 ? fixed_team() : 0, 0)
-                                    : NULL;
+        ndpad_plan *plan =
+            kind < 3 ? plan_with(&j, kind == 0 ? &pool : NULL, 2, kind == 2 ? fixed_team() : 0, 0)
+                     : NULL;
         if (kind == 4) ndpad_set_thread_pool(&pool);
         assert_true(run_and_check(&j, plan));
         ndpad_set_thread_pool(NULL);
