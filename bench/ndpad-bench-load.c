@@ -6,7 +6,8 @@
  *   ndpad   a second process of ours running 2-thread pads (volume-reflect) in a loop
  * Variants: `fixed` (the OpenMP team joined at its barrier: ndpad's default before issue 31,
  * NDPAD_SCHEDULE_FIXED_TEAM), `default` (the caller-driven scheduler), `pool` (ndpad on a
- * small pthreads pool handed over through options.thread_pool), `memcpy` (a memcpy of the
+ * small pthreads pool handed over through options.thread_pool), `loop` (a host that runs the
+ * tasks in a plain loop on the caller: its 2T must match 1T), `memcpy` (a memcpy of the
  * output bytes, on one thread and on an OpenMP team of two: the naive limit).
  * Per cell: median, mean and p90 of the calls of each plan, and the 2T/1T mean ratio (the
  * issue-31 target: at most 1.2 under pinned, two and ndpad). Not a timed test: it prints. */
@@ -108,8 +109,16 @@ static const struct {
 };
 enum { CASES = sizeof(cases) / sizeof(cases[0]) };
 
-enum variant { FIXED, DEFAULT, POOL, MEMCPY, VARIANTS };
-static const char *const variant_names[VARIANTS] = {"fixed", "default", "pool", "memcpy"};
+enum variant { FIXED, DEFAULT, POOL, LOOP, MEMCPY, VARIANTS };
+static const char *const variant_names[VARIANTS] = {"fixed", "default", "pool", "loop", "memcpy"};
+
+/* The sequential host: a plain loop on the caller, announcing 2 threads (it must be as fast
+ * as a plan of one thread). */
+static void loop_parallel_for(void *pool_context, ndpad_task_fn task, void *task_context, size_t n)
+{
+    (void)pool_context;
+    for (size_t i = 0; i < n; i++) task(task_context, i);
+}
 static const char *const load_names[] = {"idle", "pinned", "two", "ndpad"};
 enum { LOADS = 4 };
 
@@ -143,11 +152,13 @@ static size_t elements(const int64_t *shape, int rank)
 static ndpad_plan *make_plan(const ndpad_problem *p, enum variant v, int threads)
 {
     static const ndpad_thread_pool host = {pool_parallel_for, &the_pool, 2};
+    static const ndpad_thread_pool loop = {loop_parallel_for, NULL, 2};
     ndpad_options o;
     ndpad_options_init(&o);
     o.threads = threads;
     if (v == FIXED) o.schedule = NDPAD_SCHEDULE_FIXED_TEAM;
     if (v == POOL) o.thread_pool = &host;
+    if (v == LOOP) o.thread_pool = &loop;
     ndpad_plan *plan = NULL;
     if (ndpad_plan_create(p, &o, &plan) != NDPAD_OK) {
         fprintf(stderr, "ndpad-bench-load: %s\n", ndpad_last_error());
@@ -220,7 +231,7 @@ static pid_t spawn_ndpad_loop(enum variant v)
     if (pid != 0) return pid;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     char arg[32];
-    snprintf(arg, sizeof arg, "--loop=%s", variant_names[v == MEMCPY ? DEFAULT : v]);
+    snprintf(arg, sizeof arg, "--loop=%s", variant_names[v == MEMCPY || v == LOOP ? DEFAULT : v]);
     execl("/proc/self/exe", "ndpad-bench-load", arg, (char *)NULL);
     _exit(127);
 }
@@ -253,7 +264,7 @@ static int loop_main(const char *variant)
 int main(int argc, char **argv)
 {
     int calls = 401;
-    const char *loads = "idle,pinned,two,ndpad", *variants = "fixed,default,pool,memcpy";
+    const char *loads = "idle,pinned,two,ndpad", *variants = "fixed,default,pool,loop,memcpy";
     const char *filter = NULL;
     for (int k = 1; k < argc; k++) {
         if (strncmp(argv[k], "--loop=", 7) == 0) return loop_main(argv[k] + 7);
@@ -267,7 +278,7 @@ int main(int argc, char **argv)
             filter = argv[k] + 8;
         else {
             fprintf(stderr, "usage: ndpad-bench-load [--calls=N] [--loads=idle,pinned,two,ndpad] "
-                            "[--variants=fixed,default,pool,memcpy] [--cases=SUBSTRING]\n");
+                            "[--variants=fixed,default,pool,loop,memcpy] [--cases=SUBSTRING]\n");
             return 2;
         }
     }
