@@ -314,6 +314,14 @@ static void pool_own_threads_fixed_team_and_one_thread_agree(void **state)
         ndpad_plan *plans[4] = {plan_with(&j, &pool, 0, 0, 9), plan_with(&j, NULL, 2, 0, 9),
                                 plan_with(&j, NULL, 2, fixed_team(), 9),
                                 plan_with(&j, NULL, 1, 0, 9)};
+        char text[4096];
+        const char *runs[3] = {"on the host's pool", "the caller and ndpad's workers",
+                               "a fixed OpenMP team"};
+        for (int k = 0; k < (fixed_team() == NDPAD_SCHEDULE_FIXED_TEAM ? 3 : 2); k++) {
+            ndpad_plan_describe(plans[k], text, sizeof text);
+            if (strstr(text, runs[k]) == NULL)
+                fail_msg("plan %d: no \"%s\" in\n%s", k, runs[k], text);
+        }
         for (int k = 0; k < 4; k++)
             for (int rep = 0; rep < 3; rep++)
                 if (!run_and_check(&j, plans[k]))
