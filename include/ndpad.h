@@ -82,6 +82,8 @@
  *   - a host pool (options.thread_pool, ndpad_set_thread_pool()): the host's threads run
  *     the tiles, see HOST THREAD POOLS.
  *   Results are byte-identical in all three.
+ *   ndpad's workers live until the process ends (libndpad.so is linked with -z nodelete, so
+ *   dlclose() never unmaps the code they run); they block every signal.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
  *   the OpenMP runtime binds its threads as they say (ndpad's workers are then not bound);
  *   otherwise ndpad binds each worker thread (not the calling thread) to one core of the
