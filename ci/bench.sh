@@ -168,7 +168,7 @@ load="$build_dir/bench/ndpad-bench-load"
 if [ "${NDPAD_LOAD:-1}" != 0 ] && [ -x "$load" ]; then
     say "running ndpad-bench-load (table in $results/load.txt)"
     "$load" --calls="${NDPAD_LOAD_CALLS:-401}" \
-        --variants="${NDPAD_LOAD_VARIANTS:-default,pool,memcpy}" \
+        --variants="${NDPAD_LOAD_VARIANTS:-default,loop,pool,memcpy}" \
         | tee "$results/load.txt" || { say "FAIL: ndpad-bench-load" >&2; exit 1; }
 fi
 
