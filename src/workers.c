@@ -125,6 +125,24 @@ static size_t claim_and_run(uint32_t gen)
     return ran;
 }
 
+int64_t ndpad_spin_budget(const ndpad_spin_policy *policy, int64_t now, int64_t spin_ns)
+{
+    return now < policy->quiet_until ? 0 : spin_ns;
+}
+
+void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled)
+{
+    int64_t backoff =
+        policy->backoff < NDPAD_BACKOFF_MIN_NS ? NDPAD_BACKOFF_MIN_NS : policy->backoff;
+    if (descheduled) {
+        policy->quiet_until = now + backoff;
+        backoff = backoff > NDPAD_BACKOFF_MAX_NS / 2 ? NDPAD_BACKOFF_MAX_NS : 2 * backoff;
+    } else {
+        backoff = backoff / 2 < NDPAD_BACKOFF_MIN_NS ? NDPAD_BACKOFF_MIN_NS : backoff / 2;
+    }
+    policy->backoff = backoff;
+}
+
 /* How long idle workers spin: OMP_WAIT_POLICY=passive (as for OpenMP's threads) makes them
  * sleep at once. */
 static int64_t spin_ns;
@@ -136,19 +154,34 @@ static void *worker_main(void *arg)
     ndpad_topology_bind_worker(id + 1);
     atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
     uint32_t seen = atomic_load_explicit(&self->wake, memory_order_acquire);
+    ndpad_spin_policy policy = {0, 0};
     for (;;) {
         uint32_t gen = atomic_load_explicit(&self->wake, memory_order_acquire);
         if (gen == seen) {
-            const int64_t until = now_ns() + spin_ns;
+            int64_t last = now_ns();
+            const int64_t budget = ndpad_spin_budget(&policy, last, spin_ns);
+            const int64_t until = last + budget;
+            bool spinning = budget > 0, gap = false;
             for (int k = 1; gen == seen; k++) {
-                cpu_relax();
+                if (spinning) cpu_relax();
                 gen = atomic_load_explicit(&self->wake, memory_order_acquire);
-                if (gen == seen && k % 64 == 0 && now_ns() > until) {
-                    atomic_store(&self->sleeping, 1); /* seq_cst: against the waker */
-                    if (atomic_load(&self->wake) == seen) futex_wait(&self->wake, seen);
-                    atomic_store(&self->sleeping, 0);
-                    gen = atomic_load_explicit(&self->wake, memory_order_acquire);
+                if (gen != seen || (spinning && k % 64 != 0)) continue;
+                if (spinning) {
+                    const int64_t now = now_ns();
+                    gap |= now - last >= NDPAD_SPIN_GAP_NS;
+                    last = now;
+                    if (now <= until) continue;
+                    ndpad_spin_observe(&policy, now, gap);
+                    spinning = false;
                 }
+                atomic_store(&self->sleeping, 1); /* seq_cst: against the waker */
+                if (atomic_load(&self->wake) == seen) futex_wait(&self->wake, seen);
+                atomic_store(&self->sleeping, 0);
+                gen = atomic_load_explicit(&self->wake, memory_order_acquire);
+            }
+            if (spinning) { /* a job came while spinning */
+                const int64_t now = now_ns();
+                ndpad_spin_observe(&policy, now, gap || now - last >= NDPAD_SPIN_GAP_NS);
             }
         }
         seen = gen;

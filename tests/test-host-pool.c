@@ -503,6 +503,48 @@ static void default_path_from_eight_threads_at_once(void **state)
     assert_int_equal(good, 8);
 }
 
+/* ---- 4b. the workers' spin policy, on a fake clock --------------------------------------- */
+
+static void spin_backs_off_when_descheduled_and_probes_again(void **state)
+{
+    (void)state;
+    const int64_t ms = 1000 * 1000, spin = 100 * 1000;
+    ndpad_spin_policy p = {0, 0};
+    int64_t now = 5 * ms;
+    /* idle: every spin is clean, the budget stays */
+    for (int k = 0; k < 10; k++, now += ms) {
+        assert_int_equal(ndpad_spin_budget(&p, now, spin), spin);
+        ndpad_spin_observe(&p, now + spin, false);
+    }
+    /* a spin that lost the CPU (an injected gap): no spinning for the minimum back-off */
+    assert_int_equal(ndpad_spin_budget(&p, now, spin), spin);
+    ndpad_spin_observe(&p, now, true);
+    assert_int_equal(ndpad_spin_budget(&p, now + 1, spin), 0);
+    assert_int_equal(ndpad_spin_budget(&p, now + NDPAD_BACKOFF_MIN_NS - 1, spin), 0);
+    /* then a probe: spinning again */
+    now += NDPAD_BACKOFF_MIN_NS;
+    assert_int_equal(ndpad_spin_budget(&p, now, spin), spin);
+    /* a busy machine: every probe loses the CPU; the back-off doubles up to the maximum */
+    int64_t expected = 2 * NDPAD_BACKOFF_MIN_NS;
+    for (int k = 0; k < 12; k++) {
+        assert_int_equal(ndpad_spin_budget(&p, now, spin), spin); /* the probe */
+        ndpad_spin_observe(&p, now, true);
+        assert_int_equal(ndpad_spin_budget(&p, now + expected - 1, spin), 0);
+        now += expected;
+        expected = expected * 2 > NDPAD_BACKOFF_MAX_NS ? NDPAD_BACKOFF_MAX_NS : expected * 2;
+    }
+    assert_int_equal(p.backoff, NDPAD_BACKOFF_MAX_NS);
+    /* the load goes away: clean probes halve the back-off down to the minimum */
+    for (int k = 0; k < 20; k++, now += ms) {
+        assert_int_equal(ndpad_spin_budget(&p, now, spin), spin);
+        ndpad_spin_observe(&p, now + spin, false);
+    }
+    assert_int_equal(p.backoff, NDPAD_BACKOFF_MIN_NS);
+    ndpad_spin_observe(&p, now, true);
+    assert_int_equal(ndpad_spin_budget(&p, now + NDPAD_BACKOFF_MIN_NS - 1, spin), 0);
+    assert_int_equal(ndpad_spin_budget(&p, now + NDPAD_BACKOFF_MIN_NS, spin), spin);
+}
+
 /* ---- 5. fork after each kind of call --------------------------------------------------- */
 
 /* Every kind of call in this process: 0 when all are right. */
@@ -582,6 +624,7 @@ int main(void)
         cmocka_unit_test(bad_pools_and_schedules_are_options_errors),
         cmocka_unit_test(default_path_finishes_without_any_worker),
         cmocka_unit_test(default_path_from_eight_threads_at_once),
+        cmocka_unit_test(spin_backs_off_when_descheduled_and_probes_again),
         cmocka_unit_test(child_after_each_kind_of_call_pads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
