@@ -16,6 +16,7 @@
 #include "row-list.h"
 #include "stream-plan.h"
 #include "topology.h"
+#include "workers.h"
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are the pad value. */
@@ -189,13 +190,13 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
 /* What every row of tile `tile` shares: its columns [x0, x1), the interior run clipped to
  * them, and the plan's kernels and pad value, held in locals. */
 static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bool skip_interior,
-                                    int64_t tile, int64_t col_tiles)
+                                    int64_t tile, int64_t col_tiles, bool nontemporal)
 {
     *ctx = (row_context){
         .plan = plan,
         .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
-        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, plan->tile.stream != 0),
+        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, nontemporal),
         .pad_value = plan->pad_value,
         .es = plan->elem_size,
         .constant = plan->mode == NDPAD_CONSTANT,
@@ -307,10 +308,10 @@ static inline void store_fence(void)
 
 /* Rows [r0, r1) of tile `tile` by the row executor. */
 static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1)
+                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal)
 {
     row_context ctx;
-    init_row_context(&ctx, plan, skip_interior, tile, col_tiles);
+    init_row_context(&ctx, plan, skip_interior, tile, col_tiles, nontemporal);
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
 
@@ -331,20 +332,22 @@ static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, boo
     }
 }
 
-/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
+/* One tile: output rows [r0, r1) restricted to columns [x0, x1); `nontemporal` with
+ * streaming stores. */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                     int64_t tile, int64_t col_tiles)
+                     int64_t tile, int64_t col_tiles, bool nontemporal)
 {
     const int64_t tile_rows = plan->tile.rows;
     const int64_t r0 = tile / col_tiles * tile_rows;
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
     if (!skip_interior && ndpad_stream_takes(plan)) {
-        ndpad_stream_run(plan, in, out, r0, r1); /* whole rows: the output-stream path */
+        /* whole rows: the output-stream path */
+        ndpad_stream_run(plan, in, out, r0, r1, nontemporal);
         return;
     }
-    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1);
+    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1, nontemporal);
     /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
-    if (plan->tile.stream) store_fence();
+    if (nontemporal) store_fence();
 }
 
 /* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team
@@ -379,10 +382,61 @@ static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const cha
     {
         ndpad_topology_bind_worker(omp_get_thread_num());
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+        for (int64_t t = 0; t < tiles; t++)
+            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.stream != 0);
     }
 }
 #endif
+
+/* One execution as tasks for a parallel-for (a host's or ndpad's workers): task i runs
+ * the tiles [i * per_task, (i + 1) * per_task). Everything a task needs is here: it takes
+ * no lock and reads no thread-local state, so any thread may run it, in any order. */
+typedef struct tile_job {
+    const ndpad_plan *plan;
+    const char *in;
+    char *out;
+    bool skip_interior;
+    int64_t tiles, col_tiles, per_task;
+    pthread_t caller;   /* the thread that called the executor                       */
+    atomic_bool helped; /* a task ran on another thread (then the plan's stores)     */
+} tile_job;
+
+/* The stores of a task: the plan's, or its one-thread choice while the execution has run on
+ * the caller alone (a sequential host, or workers that have not started: the tiles are the
+ * two-thread plan's, the stores those of one thread). Only speed depends on it. */
+static bool task_streams(tile_job *job)
+{
+    const ndpad_plan *plan = job->plan;
+    if (plan->solo_stream < 0 || plan->solo_stream == plan->tile.stream)
+        return plan->tile.stream != 0;
+    if (!pthread_equal(pthread_self(), job->caller)) {
+        if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
+            atomic_store_explicit(&job->helped, true, memory_order_relaxed);
+        return plan->tile.stream != 0;
+    }
+    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.stream != 0
+                                                                    : plan->solo_stream != 0;
+}
+
+static void run_task(void *context, size_t index)
+{
+    tile_job *job = (tile_job *)context;
+    const int64_t t0 = (int64_t)index * job->per_task;
+    const int64_t t1 = t0 + job->per_task < job->tiles ? t0 + job->per_task : job->tiles;
+    const bool nontemporal = task_streams(job);
+    for (int64_t t = t0; t < t1; t++)
+        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
+}
+
+/* The tasks of `tiles` tiles: one a tile, or groups of consecutive tiles when there are
+ * more than a job may hold. */
+static size_t make_tasks(tile_job *job, int64_t tiles)
+{
+    const int64_t max = NDPAD_WORKERS_MAX_TASKS;
+    job->tiles = tiles;
+    job->per_task = (tiles + max - 1) / max;
+    return (size_t)((tiles + job->per_task - 1) / job->per_task);
+}
 
 void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_interior)
 {
@@ -391,16 +445,33 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     const int64_t col_tiles = (n + plan->tile.cols - 1) / plan->tile.cols;
     const int64_t tiles = row_tiles * col_tiles;
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
-#ifdef _OPENMP
+    if (threads > 1 && plan->has_pool) {
+        /* The host's threads: ndpad starts none (a forked host knows its own pool). */
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
+        const size_t tasks = make_tasks(&job, tiles);
+        plan->pool.parallel_for(plan->pool.context, run_task, &job, tasks);
+        return;
+    }
     /* Never a nested team: the caller owns the cores. Asked only when a team would start,
      * so one-thread plans never call into the OpenMP runtime. */
-    if (threads > 1 &&
-        (atomic_load_explicit(&in_forked_child, memory_order_relaxed) || omp_in_parallel()))
-        threads = 1;
-    if (threads > 1) {
+    if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
+#ifdef _OPENMP
+    if (threads > 1 && omp_in_parallel()) threads = 1;
+    if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
         run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
         return;
     }
 #endif
-    for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    if (threads > 1) {
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
+        const size_t tasks = make_tasks(&job, tiles);
+        ndpad_workers_run((int)threads - 1, run_task, &job, tasks);
+        return;
+    }
+    /* One thread: its stores (a plan for more threads run here by a fork, a nested call) */
+    const bool nontemporal = plan->solo_stream >= 0 && threads < plan->tile.threads
+                                 ? plan->solo_stream != 0
+                                 : plan->tile.stream != 0;
+    for (int64_t t = 0; t < tiles; t++)
+        run_tile(plan, in, out, skip_interior, t, col_tiles, nontemporal);
 }

@@ -1,0 +1,53 @@
+/* ndpad's own worker threads and the caller-driven scheduler that runs on them. */
+#ifndef NDPAD_WORKERS_H
+#define NDPAD_WORKERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "status.h"
+
+/* The most tasks one job may have (the claim word holds the count in 16 bits). */
+#define NDPAD_WORKERS_MAX_TASKS 4096
+
+/* Runs task(context, i) for every i in [0, n) (n <= NDPAD_WORKERS_MAX_TASKS) on the calling
+ * thread and at most `helpers` of ndpad's workers (started on first use), and returns as
+ * soon as every task is done. The caller claims tasks itself; it never waits for a worker
+ * that has not claimed one, and a worker woken after the job is over finds a newer
+ * generation and goes back to sleep. While another thread's job holds the workers, the
+ * call runs on the calling thread alone. A task must not call this again. */
+NDPAD_INTERNAL void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n);
+
+/* When an idle worker spins. Spinning keeps back-to-back calls fast on an idle machine; on a
+ * busy one it takes a core from the host's other threads (and, with the kernel's autogroups,
+ * from the caller's own share). A worker that finds, while spinning, that it lost the CPU
+ * for NDPAD_SPIN_GAP_NS or more (the gap between two looks at the clock) stops spinning for
+ * a back-off period, doubled at each such find up to NDPAD_BACKOFF_MAX_NS; after the period
+ * it spins again (a probe), and every spin without a gap halves the back-off down to
+ * NDPAD_BACKOFF_MIN_NS. A pure function of the times it is given: tests drive it with a
+ * fake clock. */
+#define NDPAD_SPIN_GAP_NS    ((int64_t)200 * 1000)
+#define NDPAD_BACKOFF_MIN_NS ((int64_t)10 * 1000 * 1000)
+#define NDPAD_BACKOFF_MAX_NS ((int64_t)1000 * 1000 * 1000)
+
+typedef struct ndpad_spin_policy {
+    int64_t quiet_until; /* no spinning before this time (ns)     */
+    int64_t backoff;     /* the next back-off (ns); 0: the minimum */
+} ndpad_spin_policy;
+
+/* How long to spin at `now` (ns): `spin_ns`, or 0 while backing off. */
+NDPAD_INTERNAL int64_t ndpad_spin_budget(const ndpad_spin_policy *policy, int64_t now,
+                                         int64_t spin_ns);
+
+/* A spin of a non-zero budget ended at `now`; `descheduled` when it saw a gap. */
+NDPAD_INTERNAL void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled);
+
+/* For tests: while `hold` is true no worker claims a task (they behave as threads the
+ * scheduler never ran), so every job is finished by its caller alone. Returns how many
+ * tasks the workers have run since the process started. */
+NDPAD_INTERNAL size_t ndpad_workers_test_hold(bool hold);
+
+/* Workers started so far (for tests). */
+NDPAD_INTERNAL int ndpad_workers_started(void);
+
+#endif
