@@ -68,6 +68,11 @@ def load():
     return ops
 
 
+def loaded():
+    """torch.ops.ndpad's native kernels if load() has loaded them, else None (no loading)."""
+    return _state["ops"]
+
+
 def status():
     """"native: <path>" or "python: <why not native>" (loads first if needed)."""
     load()
