@@ -62,20 +62,38 @@
  *   Outputs under 256 KiB run on the calling thread, with no OpenMP region, whatever the
  *   wisdom says (only a tile shape forced through the options overrides this); see
  *   "Wisdom" for how threads and tiles are chosen above that.
+ *   How an execution uses its threads (options.schedule):
+ *   - NDPAD_SCHEDULE_DEFAULT: the calling thread wakes up to threads - 1 of ndpad's worker
+ *     threads (started on first use, then kept, asleep when idle) and claims tiles itself
+ *     beside them, one at a time from a shared counter; it returns when every tile is done.
+ *     It never waits for a worker that has not started: on a busy machine, where a
+ *     descheduled worker would hold an OpenMP barrier for a scheduler time slice
+ *     (milliseconds), the caller simply runs the remaining tiles, and the worker, woken
+ *     late, finds a newer job or none and goes back to sleep (a generation count keeps it
+ *     off a finished job). When another thread's execution holds the workers, the call
+ *     runs on the calling thread alone rather than wait for them. The team size is still
+ *     the plan's: OMP_NUM_THREADS, options.threads and the wisdom's
+ *     thread choice govern it as before.
+ *   - NDPAD_SCHEDULE_FIXED_TEAM, or NDPAD_THREADS_FIXED=1 in the environment: an OpenMP
+ *     parallel region of exactly the plan's threads, each running one contiguous block of
+ *     tiles, the same block on every execution (schedule(static)), so on several NUMA nodes
+ *     the output pages a thread writes stay on its node when ndpad also made the first
+ *     write; the call returns after the region's barrier (ndpad's behaviour before 0.2).
+ *   - a host pool (options.thread_pool, ndpad_set_thread_pool()): the host's threads run
+ *     the tiles, see HOST THREAD POOLS.
+ *   Results are byte-identical in all three.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
- *   the OpenMP runtime binds threads as they say; otherwise ndpad binds each worker thread
- *   of its team (not the calling thread) to one core of the process's allowed CPU set (the
- *   cgroup's CPUs within the process's affinity mask, so taskset is respected), once per
- *   thread; NDPAD_BIND=0 turns that off. Each thread runs one contiguous block of tiles,
- *   the same block on every execution (schedule(static)), so on several NUMA nodes the
- *   output pages a thread writes stay on its node when ndpad also made the first write.
+ *   the OpenMP runtime binds its threads as they say (ndpad's workers are then not bound);
+ *   otherwise ndpad binds each worker thread (not the calling thread) to one core of the
+ *   process's allowed CPU set (the cgroup's CPUs within the process's affinity mask, so
+ *   taskset is respected), once per thread; NDPAD_BIND=0 turns that off.
  *
  * FORK
  *   A process made by fork() from one that has loaded ndpad (multiprocessing's "fork"
  *   start method, PyTorch DataLoader workers, pre-forking servers) may use every ndpad call.
- *   The OpenMP runtime's worker threads do not survive a fork, so in the child (and its own
- *   children) every execution runs on the calling thread: results are the same, only
- *   single-threaded. Plans made before the fork stay valid in the child. The parent is not
+ *   Neither ndpad's workers nor the OpenMP runtime's threads survive a fork, so in the
+ *   child (and its own children) every execution without a host pool runs on the calling
+ *   thread: results are the same, only single-threaded. Plans made before the fork stay valid in the child. The parent is not
  *   affected. The wisdom's locks are held across fork(), so a child never inherits one
  *   held by another thread. (tests/test-fork.c, python/tests/test_fork.py)
  */
@@ -202,6 +220,34 @@ typedef enum ndpad_isa {
                                     input over constant-padded planes       */
 } ndpad_isa;
 
+/** A host's parallel-for (see HOST THREAD POOLS below ndpad_set_thread_pool()).
+ *  ndpad_task_fn: one task of an execution; `index` in [0, n). */
+typedef void (*ndpad_task_fn)(void *task_context, size_t index);
+/** Runs task(task_context, i) for every i in [0, n) on the host's threads; returns when all
+ *  have run. `pool_context` is ndpad_thread_pool.context. */
+typedef void (*ndpad_parallel_for_fn)(void *pool_context, ndpad_task_fn task, void *task_context,
+                                      size_t n);
+/** A host's thread pool: its parallel-for, its context and the number of threads it will
+ *  run tasks on (>= 1). ndpad copies this description (never the pool). */
+typedef struct ndpad_thread_pool {
+    ndpad_parallel_for_fn parallel_for; /**< must not be NULL                             */
+    void *context;                      /**< passed back as pool_context                   */
+    int32_t threads;                    /**< threads the host runs tasks on, >= 1          */
+} ndpad_thread_pool;
+
+/** How ndpad's own threads share an execution (options.schedule; without a host pool). */
+typedef enum ndpad_schedule {
+    NDPAD_SCHEDULE_DEFAULT = 0,   /**< the calling thread claims tiles beside ndpad's
+                                       workers and returns as soon as every tile is done:
+                                       it never waits for a worker that has not started
+                                       (a late worker finds nothing left). The environment
+                                       variable NDPAD_THREADS_FIXED=1 turns it into
+                                       FIXED_TEAM for every plan that leaves this at 0    */
+    NDPAD_SCHEDULE_FIXED_TEAM = 1 /**< an OpenMP team of exactly the plan's threads, one
+                                       contiguous block of tiles each (schedule(static)),
+                                       joined at the region's barrier                     */
+} ndpad_schedule;
+
 /** Options of ndpad_plan_create(). Initialise with ndpad_options_init() (or zero it: all
  *  zeros are the defaults) and then set what you need; reserved fields must stay zero so
  *  that later versions can give them meaning without breaking this ABI. */
@@ -220,9 +266,16 @@ typedef struct ndpad_options {
         NDPAD_EXTENSION struct {
             int32_t reserved32; /**< must be zero (shares reserved[0] with `tuning`)    */
             int32_t tuning;     /**< an ndpad_tuning; NDPAD_TUNING_CACHE (0) by default */
+            /* Appended in reserved[1] and reserved[2] (offsets 32 and 40 on LP64): */
+            int32_t schedule;    /**< an ndpad_schedule; DEFAULT (0) by default           */
+            int32_t reserved32b; /**< must be zero (shares reserved[1] with `schedule`)  */
+            const ndpad_thread_pool *thread_pool; /**< NULL: the calling thread's pool
+                                 (ndpad_set_thread_pool()) if it set one, else ndpad's own
+                                 threads. Else the host's pool: the plan copies *thread_pool
+                                 and runs on it (see HOST THREAD POOLS)                 */
         };
-        int64_t reserved[8]; /**< the same 64 bytes: everything but `tuning` must be
-                                     zero                                               */
+        int64_t reserved[8]; /**< the same 64 bytes: everything but `tuning`, `schedule`
+                                     and `thread_pool` must be zero                     */
     };
 } ndpad_options;
 
@@ -333,6 +386,47 @@ struct ndpad_plan_info {
  *          (info->size smaller than the first version of the struct: the size field was
  *          not set). Nothing is written on error. Thread-safe. */
 NDPAD_API ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *info);
+
+/* ===================================================================================== */
+/* 2d. Host thread pools                                                                  */
+/* ===================================================================================== */
+
+/*
+ * HOST THREAD POOLS
+ *   A program that already owns a thread pool (PyTorch's at::parallel_for, ONNX Runtime's
+ *   KernelContext_ParallelFor, XNNPACK's pthreadpool_parallelize_1d, a task scheduler) hands
+ *   ndpad its parallel-for in an ndpad_thread_pool: through options.thread_pool for a plan,
+ *   or with ndpad_set_thread_pool() for every plan made on the calling thread without one,
+ *   the one-shot ndpad_pad() and the ONNX entry points included. ndpad then starts no thread
+ *   of its own: a plan's thread budget is pool.threads (options.threads, when > 0, caps it),
+ *   the output is cut into tiles for that many threads, and each execution that is worth
+ *   more than one thread (see "Wisdom": outputs under 256 KiB never are) makes exactly one
+ *   call parallel_for(pool.context, task, task_context, n) from the executing thread, with
+ *   n >= 2. An execution on one thread never calls the pool.
+ *
+ *   What the host may do: run the n tasks in any order, on any threads (the caller's
+ *   included, each task on a different or the same thread, a fresh thread per task), on
+ *   fewer threads than pool.threads said, one at a time or all at once; it must run each
+ *   index exactly once and return only when all have returned. It may itself be called from
+ *   several threads at once (one plan executing on many threads).
+ *   What ndpad promises: a task takes no lock and holds none when it returns, waits for no
+ *   other task, relies on no thread-local state (it may run on a thread ndpad has never
+ *   seen, and never calls the pool again); the output is byte-identical to that of ndpad's
+ *   own threads and of one thread, whatever the order and the threads; errors are found
+ *   before the first task (a task never fails); and a host that runs the tasks in a plain
+ *   loop on the caller is as fast as a plan with threads = 1.
+ *   A forked child (see FORK) still calls the pool: whether the host's threads survived the
+ *   fork is the host's to know.
+ */
+
+/** ndpad_set_thread_pool() : make `pool` (copied) the calling thread's default pool: plans
+ *  made on this thread with options.thread_pool NULL (ndpad_plan_create(), window plans,
+ *  ndpad_pad(), ndpad_onnx_pad()) run on it; NULL restores ndpad's own threads. A plan keeps
+ *  the pool it was made with; the one-shot plan cache never hands a plan made for one pool
+ *  to a call with another. Thread-local: other threads are not affected.
+ *  @return NDPAD_OK; NDPAD_ERR_OPTIONS (pool->parallel_for NULL or pool->threads < 1: the
+ *          thread's pool is then unchanged). */
+NDPAD_API ndpad_status ndpad_set_thread_pool(const ndpad_thread_pool *pool);
 
 /* ===================================================================================== */
 /* 2c. Windows: any block of the output from only the input it reads                      */

@@ -16,6 +16,7 @@
 #include "row-list.h"
 #include "stream-plan.h"
 #include "topology.h"
+#include "workers.h"
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are the pad value. */
@@ -384,6 +385,36 @@ static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const cha
 }
 #endif
 
+/* One execution as tasks for a parallel-for (a host's or ndpad's workers): task i runs
+ * the tiles [i * per_task, (i + 1) * per_task). Everything a task needs is here: it takes
+ * no lock and reads no thread-local state, so any thread may run it, in any order. */
+typedef struct tile_job {
+    const ndpad_plan *plan;
+    const char *in;
+    char *out;
+    bool skip_interior;
+    int64_t tiles, col_tiles, per_task;
+} tile_job;
+
+static void run_task(void *context, size_t index)
+{
+    const tile_job *job = (const tile_job *)context;
+    const int64_t t0 = (int64_t)index * job->per_task;
+    const int64_t t1 = t0 + job->per_task < job->tiles ? t0 + job->per_task : job->tiles;
+    for (int64_t t = t0; t < t1; t++)
+        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles);
+}
+
+/* The tasks of `tiles` tiles: one a tile, or groups of consecutive tiles when there are
+ * more than a job may hold. */
+static size_t make_tasks(tile_job *job, int64_t tiles)
+{
+    const int64_t max = NDPAD_WORKERS_MAX_TASKS;
+    job->tiles = tiles;
+    job->per_task = (tiles + max - 1) / max;
+    return (size_t)((tiles + job->per_task - 1) / job->per_task);
+}
+
 void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_interior)
 {
     const int64_t n = plan->dim[plan->ndim - 1].n;
@@ -391,16 +422,28 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     const int64_t col_tiles = (n + plan->tile.cols - 1) / plan->tile.cols;
     const int64_t tiles = row_tiles * col_tiles;
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
-#ifdef _OPENMP
+    if (threads > 1 && plan->has_pool) {
+        /* The host's threads: ndpad starts none (a forked host knows its own pool). */
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1};
+        const size_t tasks = make_tasks(&job, tiles);
+        plan->pool.parallel_for(plan->pool.context, run_task, &job, tasks);
+        return;
+    }
     /* Never a nested team: the caller owns the cores. Asked only when a team would start,
      * so one-thread plans never call into the OpenMP runtime. */
-    if (threads > 1 &&
-        (atomic_load_explicit(&in_forked_child, memory_order_relaxed) || omp_in_parallel()))
-        threads = 1;
-    if (threads > 1) {
+    if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
+#ifdef _OPENMP
+    if (threads > 1 && omp_in_parallel()) threads = 1;
+    if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
         run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
         return;
     }
 #endif
+    if (threads > 1) {
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1};
+        const size_t tasks = make_tasks(&job, tiles);
+        ndpad_workers_run((int)threads - 1, run_task, &job, tasks);
+        return;
+    }
     for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
 }

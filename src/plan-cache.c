@@ -8,8 +8,9 @@
  * hash of the ~300-byte key cost 0.5 us: more than the planning it saves).
  *
  * What the key holds is everything a default-options plan depends on: every field and
- * array of the problem (and the pad value), the OpenMP thread budget, and the environment
- * variables the planner reads (NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM). The wisdom may
+ * array of the problem (and the pad value), the OpenMP thread budget, the calling thread's
+ * host pool, and the environment variables the planner reads (NDPAD_ISA, NDPAD_TUNING,
+ * NDPAD_STREAM, NDPAD_THREADS_FIXED). The wisdom may
  * change between calls (import, forget, a tuner in another thread): a slot remembers what
  * the wisdom said for its plan's class, and a hit whose answer differs now is a miss. */
 #include <pthread.h>
@@ -40,7 +41,13 @@ typedef struct cache_key {
     uint64_t elem_size;
     int32_t threads;        /* omp_get_max_threads(): the default budget follows it */
     uint32_t arrays;        /* bit k: array k given (interior, strides)             */
-    char env[3][ENV_CHARS]; /* NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM (truncated)    */
+    char env[4][ENV_CHARS]; /* NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM,
+                               NDPAD_THREADS_FIXED (truncated)                       */
+    /* the calling thread's host pool (ndpad_set_thread_pool()), zeros for none: a plan
+     * made for one pool never runs a call made with another */
+    ndpad_parallel_for_fn pool_for;
+    void *pool_context;
+    int64_t pool_threads;
     unsigned char pad[NDPAD_PLAN_CACHE_PAD];
     int64_t values[6 * NDPAD_MAX_RANK]; /* shape, pads, interior, strides: rank each    */
 } cache_key;
@@ -93,6 +100,13 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
     env_copy(key->env[0], "NDPAD_ISA");
     env_copy(key->env[1], "NDPAD_TUNING");
     env_copy(key->env[2], "NDPAD_STREAM");
+    env_copy(key->env[3], "NDPAD_THREADS_FIXED");
+    const ndpad_thread_pool *pool = ndpad_thread_pool_current();
+    if (pool != NULL) {
+        key->pool_for = pool->parallel_for;
+        key->pool_context = pool->context;
+        key->pool_threads = pool->threads;
+    }
     if (p->pad_value != NULL)
         memcpy(key->pad, p->pad_value, p->elem_size);
     else

@@ -59,7 +59,10 @@ struct ndpad_plan {
     bool out_contiguous; /* output is one dense row-major block of the axes    */
     bool inplace_capable;
     int64_t inplace_offset; /* bytes from out to where an in-place input sits    */
-    int32_t max_threads;    /* from the options                                  */
+    int32_t max_threads;    /* from the options (or the host pool's threads)     */
+    int32_t schedule;       /* an ndpad_schedule, NDPAD_THREADS_FIXED applied    */
+    bool has_pool;          /* `pool` runs the tiles: ndpad starts no thread     */
+    ndpad_thread_pool pool; /* the host's pool, copied                           */
     ndpad_tile tile;
     int32_t tile_source; /* an ndpad_tile_source (ndpad.h): where `tile` came from */
     const ndpad_kernels *kernels;
@@ -134,6 +137,13 @@ static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64
     default: return -1;
     }
 }
+
+/* The calling thread's default pool (ndpad_set_thread_pool()), or NULL. */
+NDPAD_INTERNAL const ndpad_thread_pool *ndpad_thread_pool_current(void);
+
+/* The schedule of plans whose options leave it at 0: NDPAD_THREADS_FIXED=1 (read at each
+ * call) makes it NDPAD_SCHEDULE_FIXED_TEAM. */
+NDPAD_INTERNAL int32_t ndpad_schedule_default(void);
 
 /* The thread budget of options.threads = 0: the cores hwloc finds, at most OpenMP's
  * omp_get_max_threads(), at least 1 (the tools report and tune against it). */

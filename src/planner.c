@@ -2,6 +2,7 @@
  * executor needs is decided here, once, so execution does no planning work. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime (stopwatch.h) in strict C11 */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,53 @@ int32_t ndpad_default_threads(void)
     if (omp_max < threads) threads = omp_max;
 #endif
     return threads > 0 ? threads : 1;
+}
+
+/* The options' ABI: 88 bytes, the fields appended in the reserved area at fixed offsets. */
+_Static_assert(sizeof(ndpad_options) == 88, "ndpad_options keeps its size");
+_Static_assert(offsetof(ndpad_options, reserved) == 24, "reserved stays where it was");
+_Static_assert(offsetof(ndpad_options, tuning) == 28, "tuning shares reserved[0]");
+_Static_assert(offsetof(ndpad_options, schedule) == 32, "schedule is reserved[1]'s low half");
+_Static_assert(sizeof(void *) != 8 || offsetof(ndpad_options, thread_pool) == 40,
+               "thread_pool is reserved[2]");
+
+static _Thread_local ndpad_thread_pool thread_pool;
+static _Thread_local bool thread_pool_set;
+
+const ndpad_thread_pool *ndpad_thread_pool_current(void)
+{
+    return thread_pool_set ? &thread_pool : NULL;
+}
+
+int32_t ndpad_schedule_default(void)
+{
+    const char *fixed = getenv("NDPAD_THREADS_FIXED");
+    return fixed != NULL && strcmp(fixed, "1") == 0 ? NDPAD_SCHEDULE_FIXED_TEAM
+                                                    : NDPAD_SCHEDULE_DEFAULT;
+}
+
+/* A host pool is usable: a parallel-for and at least one thread. */
+static ndpad_status check_pool(const ndpad_thread_pool *pool, const char *name, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (pool->parallel_for == NULL)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->parallel_for is NULL (the host's parallel-for)", name);
+    if (pool->threads < 1)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->threads = %d must be at least 1", name,
+                   (int)pool->threads);
+fail:
+    return status;
+}
+
+ndpad_status ndpad_set_thread_pool(const ndpad_thread_pool *pool)
+{
+    const char *const caller = __func__;
+    ndpad_status status = NDPAD_OK;
+    if (pool != NULL) NDPAD_FORWARD(check_pool(pool, "pool", caller));
+    thread_pool_set = pool != NULL;
+    if (pool != NULL) thread_pool = *pool;
+fail:
+    return status;
 }
 
 static ndpad_status check_options(const ndpad_options *options, const char *caller)
@@ -56,7 +104,20 @@ static ndpad_status check_options(const ndpad_options *options, const char *call
                    "options.tuning = %d is not an ndpad_tuning (0 cache, "
                    "1 heuristic, 2 measure)",
                    (int)options->tuning);
-    for (size_t k = 1; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
+    if (options->schedule != NDPAD_SCHEDULE_DEFAULT &&
+        options->schedule != NDPAD_SCHEDULE_FIXED_TEAM)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.schedule = %d is not an ndpad_schedule (0 default, 1 fixed team)",
+                   (int)options->schedule);
+    if (options->reserved32b != 0)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.reserved32b = %d must be zero (the high half of "
+                   "options.reserved[1]; initialise options with ndpad_options_init)",
+                   (int)options->reserved32b);
+    if (options->thread_pool != NULL)
+        NDPAD_FORWARD(check_pool(options->thread_pool, "options.thread_pool", caller));
+    /* reserved[1] holds schedule and reserved32b, reserved[2] thread_pool */
+    for (size_t k = 3; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
         if (options->reserved[k] != 0)
             NDPAD_FAIL(NDPAD_ERR_OPTIONS,
                        "options.reserved[%zu] = %lld must be zero "
@@ -97,8 +158,18 @@ static ndpad_status new_plan(const ndpad_valid_problem *valid, ndpad_isa isa,
     plan->rank = valid->rank;
     plan->problem_elem_size = valid->elem_size;
     plan->out_elems = valid->out_elems;
-    plan->max_threads =
-        options != NULL && options->threads > 0 ? options->threads : ndpad_default_threads();
+    const ndpad_thread_pool *pool = options != NULL && options->thread_pool != NULL
+                                        ? options->thread_pool
+                                        : ndpad_thread_pool_current();
+    plan->has_pool = pool != NULL;
+    if (pool != NULL) plan->pool = *pool;
+    plan->max_threads = pool != NULL ? pool->threads : ndpad_default_threads();
+    if (options != NULL && options->threads > 0 &&
+        (pool == NULL || options->threads < plan->max_threads))
+        plan->max_threads = options->threads;
+    plan->schedule = options != NULL && options->schedule != NDPAD_SCHEDULE_DEFAULT
+                         ? options->schedule
+                         : ndpad_schedule_default();
     ndpad_normalize(valid, plan);
     plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
     *result = plan;
@@ -187,7 +258,7 @@ static void choose_tile(ndpad_plan *plan, const ndpad_options *options, const ch
 static void cap_threads_at_processors(ndpad_plan *plan)
 {
 #ifdef _OPENMP
-    if (plan->tile.threads > 1) {
+    if (plan->tile.threads > 1 && !plan->has_pool) { /* a host knows its own threads */
         const int procs = omp_get_num_procs();
         if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
     }

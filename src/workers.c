@@ -1,0 +1,230 @@
+/* ndpad's own worker threads and the caller-driven scheduler on them.
+ *
+ * An OpenMP region ends in a barrier: the caller returns only when every team thread has
+ * been scheduled, done its share and arrived, and when another process holds a core that
+ * wait is a scheduler time slice (milliseconds), whatever the size of the work. Here the
+ * caller claims tasks itself from a shared counter beside the workers it woke, and returns
+ * when every task is DONE: a worker that has not started by then claims nothing, so nobody
+ * waits for it. It waits only for tasks a running worker has claimed and not finished.
+ *
+ * One job at a time holds the workers (a flag taken with test-and-set; a second caller runs
+ * its job alone rather than wait). Each job has a generation. The claim word holds the
+ * generation, the task count and the next index, so a claim is one compare-and-swap that
+ * fails for a worker of an older generation; the job's fields are read only after a
+ * successful claim, while the job cannot finish (its claimed task is not done). The seat
+ * word limits the workers of a job to the caller's `helpers`.
+ *
+ * Workers spin a little on the generation (back-to-back calls find them awake), then sleep
+ * on a futex. They are started on first use, bound to cores as OpenMP workers were
+ * (topology.c), and live as long as the process; a forked child never uses them. */
+#define _GNU_SOURCE /* syscall, sched_yield */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+
+#include "topology.h"
+#include "workers.h"
+
+/* How long an idle worker spins on the generation before it sleeps. */
+#define SPIN_NS 100000
+/* Workers at most (the seat word holds the count in 32 bits; more cores than this are
+ * shared by the callers of several jobs). */
+#define MAX_WORKERS 256
+
+static struct {
+    _Atomic uint64_t claim; /* generation << 32 | task count << 16 | next task            */
+    _Atomic uint64_t seats; /* generation << 32 | workers still allowed to join           */
+    _Atomic size_t done;    /* tasks finished in the current job                          */
+    _Atomic uint32_t wake;  /* the generation, as the futex word the workers sleep on     */
+    atomic_int sleepers;    /* workers in (or about to enter) futex_wait                  */
+    atomic_flag busy;       /* a job holds the workers                                    */
+    atomic_bool hold;       /* tests: no worker claims                                    */
+    _Atomic size_t worker_tasks;
+    atomic_int started;
+    uint32_t generation; /* the last job's; written by the job's caller under `busy` */
+    ndpad_task_fn task;  /* the current job's; read by a worker only after a claim   */
+    void *context;
+    pthread_mutex_t grow;
+} crew = {.busy = ATOMIC_FLAG_INIT, .grow = PTHREAD_MUTEX_INITIALIZER};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t value)
+{
+#ifdef __linux__
+    (void)syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+#else
+    (void)word, (void)value;
+    sched_yield();
+#endif
+}
+
+static void futex_wake(_Atomic uint32_t *word, int count)
+{
+#ifdef __linux__
+    (void)syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+#else
+    (void)word, (void)count;
+#endif
+}
+
+/* Claims and runs tasks of generation `gen` until none is left or a newer job started.
+ * Returns how many it ran. */
+static size_t claim_and_run(uint32_t gen)
+{
+    size_t ran = 0;
+    uint64_t c = atomic_load_explicit(&crew.claim, memory_order_acquire);
+    for (;;) {
+        if ((uint32_t)(c >> 32) != gen) break;
+        const uint32_t count = (uint32_t)(c >> 16) & 0xffff, next = (uint32_t)c & 0xffff;
+        if (next >= count) break;
+        if (!atomic_compare_exchange_weak_explicit(&crew.claim, &c, c + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue;
+        /* Task `next` of this generation is ours: the job cannot end before we are done,
+         * so its fields are those its caller published. */
+        crew.task(crew.context, next);
+        ran++;
+        atomic_fetch_add_explicit(&crew.done, 1, memory_order_release);
+        c = atomic_load_explicit(&crew.claim, memory_order_acquire);
+    }
+    return ran;
+}
+
+/* A seat in job `gen`, if it still wants workers. */
+static bool take_seat(uint32_t gen)
+{
+    uint64_t s = atomic_load_explicit(&crew.seats, memory_order_acquire);
+    while ((uint32_t)(s >> 32) == gen && (uint32_t)s > 0)
+        if (atomic_compare_exchange_weak_explicit(&crew.seats, &s, s - 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return true;
+    return false;
+}
+
+static void *worker_main(void *arg)
+{
+    ndpad_topology_bind_worker((int)(intptr_t)arg);
+    uint32_t seen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+    for (;;) {
+        uint32_t gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+        if (gen == seen) {
+            const int64_t until = now_ns() + SPIN_NS;
+            for (int k = 1; gen == seen; k++) {
+                cpu_relax();
+                gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+                if (gen == seen && k % 64 == 0 && now_ns() > until) {
+                    atomic_fetch_add(&crew.sleepers, 1); /* seq_cst: against the waker */
+                    futex_wait(&crew.wake, seen);
+                    atomic_fetch_sub(&crew.sleepers, 1);
+                    gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+                }
+            }
+        }
+        seen = gen;
+        if (atomic_load_explicit(&crew.hold, memory_order_relaxed)) continue;
+        if (!take_seat(gen)) continue;
+        const size_t ran = claim_and_run(gen);
+        if (ran != 0) atomic_fetch_add_explicit(&crew.worker_tasks, ran, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+/* At least `helpers` workers (fewer when threads cannot be made: the caller covers). */
+static int ensure_workers(int helpers)
+{
+    int have = atomic_load_explicit(&crew.started, memory_order_acquire);
+    if (have >= helpers) return have;
+    pthread_mutex_lock(&crew.grow);
+    have = atomic_load_explicit(&crew.started, memory_order_relaxed);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* workers take no signal of the host's */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    while (have < helpers) {
+        pthread_t thread;
+        if (pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)(have + 1)) != 0) break;
+        have++;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    atomic_store_explicit(&crew.started, have, memory_order_release);
+    pthread_mutex_unlock(&crew.grow);
+    return have;
+}
+
+void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
+{
+    if (helpers > MAX_WORKERS) helpers = MAX_WORKERS;
+    if (helpers > (int)n - 1) helpers = (int)n - 1;
+    if (helpers > 0 && atomic_flag_test_and_set_explicit(&crew.busy, memory_order_acquire))
+        helpers = 0; /* another job holds the workers: do not wait for them */
+    if (helpers <= 0 || n > NDPAD_WORKERS_MAX_TASKS) {
+        for (size_t i = 0; i < n; i++) task(context, i);
+        if (helpers > 0) atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+        return;
+    }
+    helpers = ensure_workers(helpers) < helpers ? atomic_load(&crew.started) : helpers;
+
+    /* Publish the job: its fields, then the generation in the claim and seat words (release:
+     * a claim that sees the generation sees the fields), then wake. */
+    const uint32_t gen = ++crew.generation == 0 ? ++crew.generation : crew.generation;
+    crew.task = task;
+    crew.context = context;
+    atomic_store_explicit(&crew.done, 0, memory_order_relaxed);
+    atomic_store_explicit(&crew.seats, (uint64_t)gen << 32 | (uint32_t)helpers,
+                          memory_order_release);
+    atomic_store_explicit(&crew.claim, (uint64_t)gen << 32 | (uint64_t)n << 16,
+                          memory_order_release);
+    atomic_store(&crew.wake, gen); /* seq_cst: against a worker going to sleep */
+    if (atomic_load(&crew.sleepers) > 0) futex_wake(&crew.wake, helpers);
+
+    claim_and_run(gen);
+    /* Every task is claimed: wait only for those running on workers. */
+    for (int k = 0; atomic_load_explicit(&crew.done, memory_order_acquire) < n; k++) {
+        const size_t done = atomic_load_explicit(&crew.done, memory_order_acquire);
+        if (done >= n) break;
+        if (k < 4096)
+            cpu_relax();
+        else
+            sched_yield(); /* a claimed task's worker was descheduled: give it the core */
+    }
+    atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+}
+
+size_t ndpad_workers_test_hold(bool hold)
+{
+    atomic_store(&crew.hold, hold);
+    return atomic_load(&crew.worker_tasks);
+}
+
+int ndpad_workers_started(void)
+{
+    return atomic_load(&crew.started);
+}
