@@ -7,20 +7,40 @@ torch's own CPU padding operators.
     ndpad.torch.install()      # F.pad, nn.ReflectionPad2d, Conv2d(padding_mode="reflect") ...
     ndpad.torch.uninstall()    # ... run through ndpad until this
 
-pad() runs libndpad on the tensors' own memory (data_ptr and strides, no copy through
-numpy) with the GIL released. install() and uninstall() are in _torch_install.py (with the
-native C++ kernels of _torch_native.cpp when built), the gradient in _torch_grad.py.
+pad() and crop_pad() are the operators torch.ops.ndpad.pad and torch.ops.ndpad.crop_pad
+(_torch_ops.py: schema, fake kernel, autograd), so torch.compile(fullgraph=True),
+torch.export and torch.library.opcheck take them. Their CPU kernel runs libndpad on the
+tensors' own memory (data_ptr and strides), on torch's intra-op pool when the native
+kernels are loaded (_torch_native.cpp, compiled against the installed torch at first
+use), else through ctypes with the GIL released. install() and uninstall() are in
+_torch_install.py, the gradient in _torch_grad.py. Needs torch >= 2.4.
 """
 
 import ctypes
 
 import torch
 
+MIN_TORCH = (2, 4)
+
+
+def _version(text):
+    parts = []
+    for piece in text.split("+")[0].split(".")[:2]:
+        digits = "".join(c for c in piece if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+if _version(torch.__version__) < MIN_TORCH:
+    raise ImportError("ndpad.torch needs torch >= %d.%d (torch.library.register_fake, "
+                      "register_autograd); this is torch %s" % (MIN_TORCH + (torch.__version__,)))
+
 from . import _lib
 from ._args import threads_arg
 from . import _torch_ops as _ops
 
-__all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "native_status", "MODES"]
+__all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "native_status",
+           "build_native", "MODES"]
 
 MODES = _ops.MODES
 _CONSTANT = MODES["constant"]
@@ -176,4 +196,5 @@ def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads
 
 
 from ._torch_install import backend, install, installed, uninstall  # noqa: E402 (uses run)
+from ._torch_native import build as build_native  # noqa: E402
 from ._torch_native import status as native_status  # noqa: E402
