@@ -12,5 +12,9 @@ spec = importlib.util.spec_from_file_location("_ndpad_torch_build", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 
+build = module.build  # setup.py's names
+Unavailable = module.Unavailable
+LIBRARY_NAME = module.LIBRARY_NAME
+
 if __name__ == "__main__":
     sys.exit(module.main())
