@@ -72,6 +72,11 @@ std::atomic<int64_t> g_threshold{1024}; // install() always sets it
 std::atomic<bool> g_active{false};      // install() sets, uninstall() clears: the kernels
                                         // stay registered, off they call torch's own
 std::atomic<int64_t> g_routed{0}, g_kept{0};
+// Whose threads run the tiles (set_pool(); benchmarks compare them): torch's intra-op pool
+// (the default), ndpad's own workers (NDPAD_SCHEDULE_DEFAULT) or ndpad's OpenMP team
+// (NDPAD_SCHEDULE_FIXED_TEAM).
+enum PoolChoice : int64_t { kTorchPool = 0, kNdpadWorkers = 1, kNdpadTeam = 2 };
+std::atomic<int64_t> g_pool{kTorchPool};
 
 // ---- torch's intra-op pool as ndpad's host pool: one pool per torch process -------------
 
@@ -122,7 +127,7 @@ class PlanCache
 
     // The plan of `problem` on `threads` threads; a plan evicted while another thread runs
     // it lives until that thread drops its reference.
-    Plan get(const ndpad_problem &problem, int32_t threads, const Key &key)
+    Plan get(const ndpad_problem &problem, int32_t threads, int64_t pool_choice, const Key &key)
     {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -141,7 +146,8 @@ class PlanCache
         pool.context = nullptr;
         pool.threads = threads;
         options.threads = threads;
-        if (threads > 1) options.thread_pool = &pool;
+        if (threads > 1 && pool_choice == kTorchPool) options.thread_pool = &pool;
+        if (pool_choice == kNdpadTeam) options.schedule = NDPAD_SCHEDULE_FIXED_TEAM;
         ndpad_plan *raw = nullptr;
         ndpad_status status = g_ndpad.plan_create(&problem, &options, &raw);
         TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
@@ -223,9 +229,10 @@ void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector
         std::memcpy(value_words, v.data_ptr(), elem);
     }
     const int32_t threads = at::get_num_threads();
+    const int64_t pool_choice = g_pool.load(std::memory_order_relaxed);
     Key key;
-    key.reserve(6 + 5 * ndim);
-    key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1]});
+    key.reserve(7 + 5 * ndim);
+    key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1], pool_choice});
     key.insert(key.end(), x.sizes().begin(), x.sizes().end());
     key.insert(key.end(), begin.begin(), begin.end());
     key.insert(key.end(), end.begin(), end.end());
@@ -242,7 +249,7 @@ void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector
     problem.in_strides = x.strides().data();
     problem.out_strides = out.strides().data();
     problem.pad_value = mode == NDPAD_CONSTANT ? value_words : nullptr;
-    PlanCache::Plan plan = g_plans.get(problem, threads, key);
+    PlanCache::Plan plan = g_plans.get(problem, threads, pool_choice, key);
     ndpad_status status = g_ndpad.execute(plan.get(), x.data_ptr(), out.data_ptr());
     TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
                 g_ndpad.last_error());
@@ -588,6 +595,13 @@ void run_into_op(const at::Tensor &x, std::vector<int64_t> begin, std::vector<in
     run_into(x, begin, end, static_cast<ndpad_mode>(mode), &fill, out);
 }
 
+// 0: torch's intra-op pool (default); 1: ndpad's own workers; 2: ndpad's OpenMP team.
+void set_pool(int64_t choice)
+{
+    TORCH_CHECK(choice >= kTorchPool && choice <= kNdpadTeam, "ndpad::set_pool: 0, 1 or 2");
+    g_pool.store(choice);
+}
+
 std::vector<int64_t> calls()
 {
     return {g_routed.load(), g_kept.load()};
@@ -608,6 +622,7 @@ TORCH_LIBRARY_FRAGMENT(ndpad, m)
           "Tensor(a!) out) -> ()",
           &run_into_op);
     m.def("registered() -> bool", &registered);
+    m.def("set_pool(int choice) -> ()", &set_pool);
     m.def("install(int[] ndpad_functions, int threshold) -> ()", &install);
     m.def("built_for() -> str", &built_for);
     m.def("uninstall() -> ()", &uninstall);
