@@ -83,14 +83,14 @@ KEEPS_CHANNELS_LAST = _probe_keeps_channels_last()
 def output_format(x, mode, pairs):
     """The memory format of F.pad's result: constant_pad_nd keeps suggest_memory_format;
     reflection/replication_pad{n}d too in torch 2 (KEEPS_CHANNELS_LAST); the rest
-    (circular, symmetric, and what torch's kernels do not take) is contiguous. `pairs`:
+    (circular, and what torch's kernels do not take) is contiguous. `pairs`:
     the number of (begin, end) pairs of F.pad's list, None for the crop form."""
     if mode == "constant":
         return suggest_memory_format(x)
-    if mode in ("reflect", "replicate") and pairs is not None and \
-            KEEPS_CHANNELS_LAST.get(("reflection" if mode == "reflect" else "replication",
+    if mode in ("reflect", "replicate", "symmetric") and pairs is not None and \
+            KEEPS_CHANNELS_LAST.get(("replication" if mode == "replicate" else "reflection",
                                      pairs, x.dim())):
-        return suggest_memory_format(x)
+        return suggest_memory_format(x)  # symmetric: laid out as reflect (no torch twin)
     return torch.contiguous_format
 
 
@@ -164,6 +164,13 @@ def compute(x, pads_begin, pads_end, mode, crop_first, value, threads, fmt, kern
     shape = [d + b + e for d, b, e in zip(x.shape, pads_begin, pads_end)]
     out = torch.empty(shape, dtype=x.dtype, device=x.device, memory_format=fmt)
     if kernel is not None and out.numel():
+        if fmt != suggest_memory_format(x) and x.dim() in (4, 5) and not \
+                x.is_contiguous(memory_format=fmt) and x.numel() >= 4096:
+            # A pad that transposes (channels_last in, contiguous out: circular, as torch
+            # lays it out) is a strided gather for libndpad; torch's blocked transpose of
+            # the input first, then a pad that keeps the layout, is faster (and is what
+            # torch's own circular padding does).
+            x = x.contiguous(memory_format=fmt)
         kernel(x, pads_begin, pads_end, mode, value, threads, out)
     return out
 

@@ -69,11 +69,13 @@ def test_opcheck_every_mode_dtype_and_format(dtype, fmt):
 
 def test_results_and_layouts_are_f_pads():
     """Values and strides of F.pad (torch 2 keeps channels_last in reflect and replicate)
-    for every format, the operators' CPU kernel and fake kernel alike."""
+    for every format, the operators' CPU kernel and fake kernel alike; large enough too
+    for the transposing pads (channels_last in, contiguous out) to transpose first."""
     from torch._subclasses.fake_tensor import FakeTensorMode
     for dtype in (torch.float32, torch.bfloat16, torch.float16, torch.int32):
-        for fmt in FORMATS:
-            x = sample(dtype, fmt)
+        for fmt, shape in [(f, (2, 3, 5, 6)) for f in FORMATS] + [
+                ("channels_last", (2, 8, 20, 30)), ("permuted", (1, 16, 17, 19))]:
+            x = sample(dtype, fmt, shape)
             for mode in ("constant", "reflect", "replicate", "circular"):
                 for pad in [(1, 2, 2, 1), (-1, 2, 1, -1), (1, 1), (0, 0, 0, 0, 1, 1)]:
                     try:
