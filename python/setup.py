@@ -46,7 +46,10 @@ except ImportError:  # no wheel package: `pip install` still works through setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD_LIBRARY = os.environ.get("NDPAD_BUILD_LIBRARY", "1") != "0"
-BUILD_TORCH = os.environ.get("NDPAD_BUILD_TORCH", "auto")
+# ndpad.torch's native kernels are compiled against the installed torch at first use
+# (ndpad/_torch_native.py) from the shipped source and ndpad.h; "1"/"auto" also builds a copy
+# into the package now, for the torch seen here only.
+BUILD_TORCH = os.environ.get("NDPAD_BUILD_TORCH", "0")
 
 
 def _scratch(prefix):
@@ -75,6 +78,11 @@ class BuildPyWithLibrary(build_py):
 
     def run(self):
         super().run()
+        # The sources of the first-use build of ndpad.torch's native kernels.
+        root = os.environ.get("NDPAD_SOURCE_DIR") or os.path.dirname(HERE)
+        header = os.path.join(root, "include", "ndpad.h")
+        if os.path.exists(header):
+            shutil.copyfile(header, os.path.join(self.build_lib, "ndpad", "ndpad.h"))
         if BUILD_LIBRARY:
             self._build_library()
             if BUILD_TORCH != "0":
