@@ -502,7 +502,8 @@ class QuietOverrides : public c10::WarningHandler
     }
     void process(const c10::Warning &warning) override
     {
-        if (warning.msg().rfind("Overriding a previously registered kernel", 0) != 0)
+        // torch 2.4 prefixes it with "Warning only once for all operators"
+        if (warning.msg().find("Overriding a previously registered kernel") == std::string::npos)
             next_->process(warning);
     }
 
