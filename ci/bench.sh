@@ -159,6 +159,19 @@ if [ "${NDPAD_SWEEP:-1}" != 0 ] && [ -x "$sweep" ]; then
         | tee "$results/sweep-table.txt" || say "warning: ci/bench-sweep.py failed"
 fi
 
+# Threads under load (issue 31): 1- and 2-thread plans alternated, idle, beside CPU-bound
+# processes of its own and beside another ndpad process; ndpad's default, the fixed OpenMP
+# team, a host pthreads pool, memcpy on a team. NDPAD_LOAD=0 skips it; NDPAD_LOAD_VARIANTS
+# and NDPAD_LOAD_CALLS choose (the fixed team stalls for milliseconds under load: with it
+# the run takes minutes, so the main job runs the others).
+load="$build_dir/bench/ndpad-bench-load"
+if [ "${NDPAD_LOAD:-1}" != 0 ] && [ -x "$load" ]; then
+    say "running ndpad-bench-load (table in $results/load.txt)"
+    "$load" --calls="${NDPAD_LOAD_CALLS:-401}" \
+        --variants="${NDPAD_LOAD_VARIANTS:-default,loop,pool,memcpy}" \
+        | tee "$results/load.txt" || { say "FAIL: ndpad-bench-load" >&2; exit 1; }
+fi
+
 : >"$results/torch.txt"
 if "$py" -c 'import torch' 2>/dev/null; then
     echo
@@ -167,4 +180,4 @@ if "$py" -c 'import torch' 2>/dev/null; then
 else
     say "ndpad.torch vs torch skipped (needs python3-torch)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, torch.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, torch.txt)"

@@ -13,7 +13,8 @@
 #      barriers show up as races. libomp itself is not instrumented, so ci/tsan.supp ignores
 #      calls made from inside libomp.so (its internal locks) and nothing else: a race on
 #      ndpad's or the test's memory fails the run. The same test without OpenMP
-#      (NDPAD_TEST_NO_OPENMP=1) runs first, with no suppression at all.
+#      (NDPAD_TEST_NO_OPENMP=1) runs first, with no suppression at all. tests/test-host-pool
+#      (ndpad's workers and hostile host pools) runs with libomp + Archer too.
 #
 # Usage: ci/sanitize.sh [asan-build-dir [tsan-build-dir]]   (default: build-asan/, build-tsan/)
 set -euo pipefail
@@ -50,7 +51,7 @@ cmake -S "$root" -B "$tsan_dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelW
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
     -DNDPAD_BUILD_BENCH=OFF -DNDPAD_BUILD_TUNER=OFF >/dev/null
-cmake --build "$tsan_dir" -j2 --target test-threads
+cmake --build "$tsan_dir" -j2 --target test-threads test-host-pool
 archer="$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -1 || true)"
 if [ -z "$archer" ]; then
     echo "sanitize.sh: libarcher.so (package libomp-dev) not found" >&2
@@ -61,5 +62,12 @@ TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" NDPAD_TEST_NO_OPENMP=1 \
 echo "sanitize.sh: ThreadSanitizer, pthreads only (no suppression): clean"
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/ci/tsan.supp" \
     OMP_TOOL_LIBRARIES="$archer" ARCHER_OPTIONS="verbose=1" "$tsan_dir/tests/test-threads"
+# ndpad's workers and hostile host pools (reverse, shuffled, a fresh thread per task, all at
+# once, fewer threads), the fixed team beside them; with the same suppression (ndpad's
+# executor asks omp_in_parallel() on each task's fresh thread, and libomp's first-call
+# set-up there is invisible to TSan). The fork test is skipped: TSan does not follow
+# threads started in a forked child of a threaded process.
+TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/ci/tsan.supp" \
+    OMP_TOOL_LIBRARIES="$archer" NDPAD_TEST_NO_FORK=1 "$tsan_dir/tests/test-host-pool"
 echo "sanitize.sh: ThreadSanitizer with OpenMP (libomp + Archer): clean"
 echo "sanitize.sh: all sanitizer runs passed in $((SECONDS - start)) s"

@@ -82,6 +82,11 @@
  *   - a host pool (options.thread_pool, ndpad_set_thread_pool()): the host's threads run
  *     the tiles, see HOST THREAD POOLS.
  *   Results are byte-identical in all three.
+ *   Idle workers spin 0.1 ms before they sleep; one that lost its CPU while spinning (a
+ *   busy machine) sleeps at once for a while (10 ms, doubled up to 1 s while the machine
+ *   stays busy); OMP_WAIT_POLICY=passive makes them sleep at once always.
+ *   ndpad's workers live until the process ends (libndpad.so is linked with -z nodelete, so
+ *   dlclose() never unmaps the code they run); they block every signal.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
  *   the OpenMP runtime binds its threads as they say (ndpad's workers are then not bound);
  *   otherwise ndpad binds each worker thread (not the calling thread) to one core of the

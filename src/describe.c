@@ -71,10 +71,16 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
             put(&t, "output stream: %s, the rows' source offsets listed per tile\n", kernel);
     }
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
-    put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
+    const char *runner = plan->tile.threads <= 1 ? ""
+                         : plan->has_pool        ? " on the host's pool"
+                         : plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM
+                             ? " (a fixed OpenMP team)"
+                             : " (the caller and ndpad's workers)";
+    put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s%s%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,
-        (long long)ndpad_plan_tile_count(plan), (int)plan->tile.threads,
-        plan->tile.stream ? ", streaming stores" : "");
+        (long long)ndpad_plan_tile_count(plan), (int)plan->tile.threads, runner,
+        plan->tile.stream ? ", streaming stores" : "",
+        plan->solo_stream > 0 && !plan->tile.stream ? " (streaming while on one thread)" : "");
     char key[160];
     const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_key_format(&class_key, key, sizeof(key));

@@ -190,13 +190,13 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
 /* What every row of tile `tile` shares: its columns [x0, x1), the interior run clipped to
  * them, and the plan's kernels and pad value, held in locals. */
 static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bool skip_interior,
-                                    int64_t tile, int64_t col_tiles)
+                                    int64_t tile, int64_t col_tiles, bool nontemporal)
 {
     *ctx = (row_context){
         .plan = plan,
         .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
-        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, plan->tile.stream != 0),
+        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, nontemporal),
         .pad_value = plan->pad_value,
         .es = plan->elem_size,
         .constant = plan->mode == NDPAD_CONSTANT,
@@ -308,10 +308,10 @@ static inline void store_fence(void)
 
 /* Rows [r0, r1) of tile `tile` by the row executor. */
 static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1)
+                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal)
 {
     row_context ctx;
-    init_row_context(&ctx, plan, skip_interior, tile, col_tiles);
+    init_row_context(&ctx, plan, skip_interior, tile, col_tiles, nontemporal);
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
 
@@ -332,20 +332,22 @@ static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, boo
     }
 }
 
-/* One tile: output rows [r0, r1) restricted to columns [x0, x1). */
+/* One tile: output rows [r0, r1) restricted to columns [x0, x1); `nontemporal` with
+ * streaming stores. */
 static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                     int64_t tile, int64_t col_tiles)
+                     int64_t tile, int64_t col_tiles, bool nontemporal)
 {
     const int64_t tile_rows = plan->tile.rows;
     const int64_t r0 = tile / col_tiles * tile_rows;
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
     if (!skip_interior && ndpad_stream_takes(plan)) {
-        ndpad_stream_run(plan, in, out, r0, r1); /* whole rows: the output-stream path */
+        /* whole rows: the output-stream path */
+        ndpad_stream_run(plan, in, out, r0, r1, nontemporal);
         return;
     }
-    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1);
+    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1, nontemporal);
     /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
-    if (plan->tile.stream) store_fence();
+    if (nontemporal) store_fence();
 }
 
 /* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team
@@ -380,7 +382,8 @@ static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const cha
     {
         ndpad_topology_bind_worker(omp_get_thread_num());
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+        for (int64_t t = 0; t < tiles; t++)
+            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.stream != 0);
     }
 }
 #endif
@@ -394,15 +397,35 @@ typedef struct tile_job {
     char *out;
     bool skip_interior;
     int64_t tiles, col_tiles, per_task;
+    pthread_t caller;   /* the thread that called the executor                       */
+    atomic_bool helped; /* a task ran on another thread (then the plan's stores)     */
 } tile_job;
+
+/* The stores of a task: the plan's, or its one-thread choice while the execution has run on
+ * the caller alone (a sequential host, or workers that have not started: the tiles are the
+ * two-thread plan's, the stores those of one thread). Only speed depends on it. */
+static bool task_streams(tile_job *job)
+{
+    const ndpad_plan *plan = job->plan;
+    if (plan->solo_stream < 0 || plan->solo_stream == plan->tile.stream)
+        return plan->tile.stream != 0;
+    if (!pthread_equal(pthread_self(), job->caller)) {
+        if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
+            atomic_store_explicit(&job->helped, true, memory_order_relaxed);
+        return plan->tile.stream != 0;
+    }
+    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.stream != 0
+                                                                    : plan->solo_stream != 0;
+}
 
 static void run_task(void *context, size_t index)
 {
-    const tile_job *job = (const tile_job *)context;
+    tile_job *job = (tile_job *)context;
     const int64_t t0 = (int64_t)index * job->per_task;
     const int64_t t1 = t0 + job->per_task < job->tiles ? t0 + job->per_task : job->tiles;
+    const bool nontemporal = task_streams(job);
     for (int64_t t = t0; t < t1; t++)
-        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles);
+        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
 }
 
 /* The tasks of `tiles` tiles: one a tile, or groups of consecutive tiles when there are
@@ -424,7 +447,7 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
     if (threads > 1 && plan->has_pool) {
         /* The host's threads: ndpad starts none (a forked host knows its own pool). */
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1};
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
         const size_t tasks = make_tasks(&job, tiles);
         plan->pool.parallel_for(plan->pool.context, run_task, &job, tasks);
         return;
@@ -440,10 +463,15 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     }
 #endif
     if (threads > 1) {
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1};
+        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
         const size_t tasks = make_tasks(&job, tiles);
         ndpad_workers_run((int)threads - 1, run_task, &job, tasks);
         return;
     }
-    for (int64_t t = 0; t < tiles; t++) run_tile(plan, in, out, skip_interior, t, col_tiles);
+    /* One thread: its stores (a plan for more threads run here by a fork, a nested call) */
+    const bool nontemporal = plan->solo_stream >= 0 && threads < plan->tile.threads
+                                 ? plan->solo_stream != 0
+                                 : plan->tile.stream != 0;
+    for (int64_t t = 0; t < tiles; t++)
+        run_tile(plan, in, out, skip_interior, t, col_tiles, nontemporal);
 }

@@ -115,6 +115,7 @@ typedef struct workspace {
 static double time_once(ndpad_plan *plan, const ndpad_tile *tile, const ndpad_scratch *s)
 {
     plan->tile = *tile;
+    plan->solo_stream = -1; /* the candidate's stores, whichever threads run it */
     const double t0 = ndpad_now();
     /* In place, CONSTANT reads nothing: only the gaps around the interior are written. */
     ndpad_run(plan, s->in_place ? s->out : s->in, s->out, s->in_place);

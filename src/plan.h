@@ -63,6 +63,12 @@ struct ndpad_plan {
     int32_t schedule;       /* an ndpad_schedule, NDPAD_THREADS_FIXED applied    */
     bool has_pool;          /* `pool` runs the tiles: ndpad starts no thread     */
     ndpad_thread_pool pool; /* the host's pool, copied                           */
+    /* Streaming stores when the execution runs on one thread: the heuristic's choice for
+     * one thread (a tile for two threads streams less, as two caches hold more), used by
+     * tasks that run on the caller before any other thread has run one (a sequential
+     * host, a worker that has not started); -1: always tile.stream (forced tiles, the
+     * measuring engine's candidates) */
+    int8_t solo_stream;
     ndpad_tile tile;
     int32_t tile_source; /* an ndpad_tile_source (ndpad.h): where `tile` came from */
     const ndpad_kernels *kernels;

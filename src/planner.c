@@ -163,10 +163,13 @@ static ndpad_status new_plan(const ndpad_valid_problem *valid, ndpad_isa isa,
                                         : ndpad_thread_pool_current();
     plan->has_pool = pool != NULL;
     if (pool != NULL) plan->pool = *pool;
-    plan->max_threads = pool != NULL ? pool->threads : ndpad_default_threads();
-    if (options != NULL && options->threads > 0 &&
-        (pool == NULL || options->threads < plan->max_threads))
-        plan->max_threads = options->threads;
+    /* options.threads > 0 caps the pool's threads; the OpenMP runtime is asked only when
+     * neither says (a one-thread plan never calls into it) */
+    const int32_t asked = options != NULL ? options->threads : 0;
+    if (pool != NULL)
+        plan->max_threads = asked > 0 && asked < pool->threads ? asked : pool->threads;
+    else
+        plan->max_threads = asked > 0 ? asked : ndpad_default_threads();
     plan->schedule = options != NULL && options->schedule != NDPAD_SCHEDULE_DEFAULT
                          ? options->schedule
                          : ndpad_schedule_default();
@@ -254,17 +257,17 @@ static void choose_tile(ndpad_plan *plan, const ndpad_options *options, const ch
 
 /* options.threads is an upper bound: a team never has more threads than the processors
  * this process may run on (INT32_MAX threads would make the OpenMP runtime fail or
- * crash). Asked here, once: omp_get_num_procs() is a system call. */
+ * crash). The fixed OpenMP team asks the runtime (omp_get_num_procs(), a system call, once
+ * here); ndpad's workers count the processors hwloc found once per process, so a plan made
+ * on a fresh thread does not start the OpenMP runtime there. */
 static void cap_threads_at_processors(ndpad_plan *plan)
 {
+    if (plan->tile.threads <= 1 || plan->has_pool) return; /* a host knows its own threads */
+    int procs = ndpad_topology_get()->pus;
 #ifdef _OPENMP
-    if (plan->tile.threads > 1 && !plan->has_pool) { /* a host knows its own threads */
-        const int procs = omp_get_num_procs();
-        if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
-    }
-#else
-    (void)plan;
+    if (plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) procs = omp_get_num_procs();
 #endif
+    if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
 }
 
 ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_options *options,
@@ -285,6 +288,9 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
     choose_tile(plan, options, caller);
     cap_threads_at_processors(plan);
+    plan->solo_stream = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
+                            ? -1
+                            : (int8_t)ndpad_tile_streams_alone(plan);
     *result = plan;
     return NDPAD_OK;
 

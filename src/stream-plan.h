@@ -274,8 +274,10 @@ static inline bool ndpad_stream_takes(const ndpad_plan *plan)
 }
 
 /* Output rows [r0, r1) of `plan` (which has a stream) by the stream kernel; `in` already
- * includes the plan's input offset, and the row offsets are from it. */
+ * includes the plan's input offset, and the row offsets are from it. `nontemporal`: with
+ * streaming stores (the plan's choice, or its one-thread choice when the execution runs on
+ * one thread, executor.c). */
 NDPAD_INTERNAL void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0,
-                                     int64_t r1);
+                                     int64_t r1, bool nontemporal);
 
 #endif

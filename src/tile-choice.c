@@ -53,6 +53,11 @@ static bool streams(const ndpad_plan *plan, uint64_t llc_bytes, int64_t threads)
                                NDPAD_STREAM_LLC_SHARE * (double)llc_bytes;
 }
 
+bool ndpad_tile_streams_alone(const ndpad_plan *plan)
+{
+    return !ndpad_plan_is_tiny(plan) && streams(plan, ndpad_topology_get()->llc_bytes, 1);
+}
+
 ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
 {
     const ndpad_dim *row = &plan->dim[plan->ndim - 1];

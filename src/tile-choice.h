@@ -8,6 +8,9 @@
  * outputs, otherwise about four tiles per thread, splitting long rows by columns. */
 NDPAD_INTERNAL ndpad_tile ndpad_tile_default(const ndpad_plan *plan);
 
+/* Whether the heuristic would give `plan` streaming stores at one thread. */
+NDPAD_INTERNAL bool ndpad_tile_streams_alone(const ndpad_plan *plan);
+
 /* `tile` made valid for `plan`: rows or cols 0 are the heuristic's (wisdom entries store
  * them so), then rows, cols and threads clamped, tiny outputs on 1 thread. */
 NDPAD_INTERNAL ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile);

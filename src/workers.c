@@ -11,10 +11,12 @@
  * its job alone rather than wait). Each job has a generation. The claim word holds the
  * generation, the task count and the next index, so a claim is one compare-and-swap that
  * fails for a worker of an older generation; the job's fields are read only after a
- * successful claim, while the job cannot finish (its claimed task is not done). The seat
- * word limits the workers of a job to the caller's `helpers`.
+ * successful claim, while the job cannot finish (its claimed task is not done). The caller
+ * invites at most `helpers` workers by writing the generation into each one's own word,
+ * and never one that last ran on the caller's own CPU: woken there, it could only preempt
+ * the caller (measured: 4 to 16 ms stalls with a CPU-bound process on that core).
  *
- * Workers spin a little on the generation (back-to-back calls find them awake), then sleep
+ * Workers spin a little on their word (back-to-back calls find them awake), then sleep
  * on a futex. They are started on first use, bound to cores as OpenMP workers were
  * (topology.c), and live as long as the process; a forked child never uses them. */
 #define _GNU_SOURCE /* syscall, sched_yield */
@@ -24,6 +26,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,18 +39,23 @@
 #include "topology.h"
 #include "workers.h"
 
-/* How long an idle worker spins on the generation before it sleeps. */
+/* How long an idle worker spins on its word before it sleeps: back-to-back calls find it
+ * awake (an OpenMP runtime's threads spin longer). */
 #define SPIN_NS 100000
-/* Workers at most (the seat word holds the count in 32 bits; more cores than this are
- * shared by the callers of several jobs). */
+/* Workers at most (more cores than this serve the callers of several jobs at once). */
 #define MAX_WORKERS 256
+
+/* One worker: the word it sleeps on (the generation of the job it is invited to) and the
+ * CPU it last ran on, on a cache line of its own. */
+typedef struct worker {
+    _Alignas(64) _Atomic uint32_t wake;
+    atomic_int sleeping; /* in (or about to enter) futex_wait */
+    atomic_int cpu;      /* where it last ran (sched_getcpu), -1 before it started */
+} worker;
 
 static struct {
     _Atomic uint64_t claim; /* generation << 32 | task count << 16 | next task            */
-    _Atomic uint64_t seats; /* generation << 32 | workers still allowed to join           */
     _Atomic size_t done;    /* tasks finished in the current job                          */
-    _Atomic uint32_t wake;  /* the generation, as the futex word the workers sleep on     */
-    atomic_int sleepers;    /* workers in (or about to enter) futex_wait                  */
     atomic_flag busy;       /* a job holds the workers                                    */
     atomic_bool hold;       /* tests: no worker claims                                    */
     _Atomic size_t worker_tasks;
@@ -55,6 +64,7 @@ static struct {
     ndpad_task_fn task;  /* the current job's; read by a worker only after a claim   */
     void *context;
     pthread_mutex_t grow;
+    worker workers[MAX_WORKERS];
 } crew = {.busy = ATOMIC_FLAG_INIT, .grow = PTHREAD_MUTEX_INITIALIZER};
 
 static inline void cpu_relax(void)
@@ -115,39 +125,68 @@ static size_t claim_and_run(uint32_t gen)
     return ran;
 }
 
-/* A seat in job `gen`, if it still wants workers. */
-static bool take_seat(uint32_t gen)
+int64_t ndpad_spin_budget(const ndpad_spin_policy *policy, int64_t now, int64_t spin_ns)
 {
-    uint64_t s = atomic_load_explicit(&crew.seats, memory_order_acquire);
-    while ((uint32_t)(s >> 32) == gen && (uint32_t)s > 0)
-        if (atomic_compare_exchange_weak_explicit(&crew.seats, &s, s - 1, memory_order_acq_rel,
-                                                  memory_order_acquire))
-            return true;
-    return false;
+    return now < policy->quiet_until ? 0 : spin_ns;
 }
+
+void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled)
+{
+    int64_t backoff =
+        policy->backoff < NDPAD_BACKOFF_MIN_NS ? NDPAD_BACKOFF_MIN_NS : policy->backoff;
+    if (descheduled) {
+        policy->quiet_until = now + backoff;
+        backoff = backoff > NDPAD_BACKOFF_MAX_NS / 2 ? NDPAD_BACKOFF_MAX_NS : 2 * backoff;
+    } else {
+        backoff = backoff / 2 < NDPAD_BACKOFF_MIN_NS ? NDPAD_BACKOFF_MIN_NS : backoff / 2;
+    }
+    policy->backoff = backoff;
+}
+
+/* How long idle workers spin: OMP_WAIT_POLICY=passive (as for OpenMP's threads) makes them
+ * sleep at once. */
+static int64_t spin_ns;
 
 static void *worker_main(void *arg)
 {
-    ndpad_topology_bind_worker((int)(intptr_t)arg);
-    uint32_t seen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+    const int id = (int)(intptr_t)arg;
+    worker *self = &crew.workers[id];
+    ndpad_topology_bind_worker(id + 1);
+    atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
+    uint32_t seen = atomic_load_explicit(&self->wake, memory_order_acquire);
+    ndpad_spin_policy policy = {0, 0};
     for (;;) {
-        uint32_t gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+        uint32_t gen = atomic_load_explicit(&self->wake, memory_order_acquire);
         if (gen == seen) {
-            const int64_t until = now_ns() + SPIN_NS;
+            int64_t last = now_ns();
+            const int64_t budget = ndpad_spin_budget(&policy, last, spin_ns);
+            const int64_t until = last + budget;
+            bool spinning = budget > 0, gap = false;
             for (int k = 1; gen == seen; k++) {
-                cpu_relax();
-                gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
-                if (gen == seen && k % 64 == 0 && now_ns() > until) {
-                    atomic_fetch_add(&crew.sleepers, 1); /* seq_cst: against the waker */
-                    futex_wait(&crew.wake, seen);
-                    atomic_fetch_sub(&crew.sleepers, 1);
-                    gen = atomic_load_explicit(&crew.wake, memory_order_acquire);
+                if (spinning) cpu_relax();
+                gen = atomic_load_explicit(&self->wake, memory_order_acquire);
+                if (gen != seen || (spinning && k % 64 != 0)) continue;
+                if (spinning) {
+                    const int64_t now = now_ns();
+                    gap |= now - last >= NDPAD_SPIN_GAP_NS;
+                    last = now;
+                    if (now <= until) continue;
+                    ndpad_spin_observe(&policy, now, gap);
+                    spinning = false;
                 }
+                atomic_store(&self->sleeping, 1); /* seq_cst: against the waker */
+                if (atomic_load(&self->wake) == seen) futex_wait(&self->wake, seen);
+                atomic_store(&self->sleeping, 0);
+                gen = atomic_load_explicit(&self->wake, memory_order_acquire);
+            }
+            if (spinning) { /* a job came while spinning */
+                const int64_t now = now_ns();
+                ndpad_spin_observe(&policy, now, gap || now - last >= NDPAD_SPIN_GAP_NS);
             }
         }
         seen = gen;
+        atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
         if (atomic_load_explicit(&crew.hold, memory_order_relaxed)) continue;
-        if (!take_seat(gen)) continue;
         const size_t ran = claim_and_run(gen);
         if (ran != 0) atomic_fetch_add_explicit(&crew.worker_tasks, ran, memory_order_relaxed);
     }
@@ -161,6 +200,10 @@ static int ensure_workers(int helpers)
     if (have >= helpers) return have;
     pthread_mutex_lock(&crew.grow);
     have = atomic_load_explicit(&crew.started, memory_order_relaxed);
+    if (have == 0) { /* before any worker reads it */
+        const char *policy = getenv("OMP_WAIT_POLICY");
+        spin_ns = policy != NULL && strcasecmp(policy, "passive") == 0 ? 0 : SPIN_NS;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old); /* workers take no signal of the host's */
@@ -169,7 +212,8 @@ static int ensure_workers(int helpers)
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     while (have < helpers) {
         pthread_t thread;
-        if (pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)(have + 1)) != 0) break;
+        atomic_store_explicit(&crew.workers[have].cpu, -1, memory_order_relaxed);
+        if (pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)have) != 0) break;
         have++;
     }
     pthread_attr_destroy(&attr);
@@ -192,18 +236,24 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
     }
     helpers = ensure_workers(helpers) < helpers ? atomic_load(&crew.started) : helpers;
 
-    /* Publish the job: its fields, then the generation in the claim and seat words (release:
-     * a claim that sees the generation sees the fields), then wake. */
+    /* Publish the job: its fields, then the generation in the claim word (release: a claim
+     * that sees the generation sees the fields), then invite the workers. */
     const uint32_t gen = ++crew.generation == 0 ? ++crew.generation : crew.generation;
     crew.task = task;
     crew.context = context;
     atomic_store_explicit(&crew.done, 0, memory_order_relaxed);
-    atomic_store_explicit(&crew.seats, (uint64_t)gen << 32 | (uint32_t)helpers,
-                          memory_order_release);
     atomic_store_explicit(&crew.claim, (uint64_t)gen << 32 | (uint64_t)n << 16,
                           memory_order_release);
-    atomic_store(&crew.wake, gen); /* seq_cst: against a worker going to sleep */
-    if (atomic_load(&crew.sleepers) > 0) futex_wake(&crew.wake, helpers);
+    /* Not a worker on the caller's own CPU: woken, it could only preempt the caller. */
+    const int here = sched_getcpu();
+    const int started = atomic_load_explicit(&crew.started, memory_order_acquire);
+    for (int k = 0, invited = 0; k < started && invited < helpers; k++) {
+        worker *w = &crew.workers[k];
+        if (here >= 0 && atomic_load_explicit(&w->cpu, memory_order_relaxed) == here) continue;
+        atomic_store(&w->wake, gen); /* seq_cst: against the worker going to sleep */
+        if (atomic_load(&w->sleeping)) futex_wake(&w->wake, 1);
+        invited++;
+    }
 
     claim_and_run(gen);
     /* Every task is claimed: wait only for those running on workers. */

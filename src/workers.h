@@ -18,6 +18,30 @@
  * call runs on the calling thread alone. A task must not call this again. */
 NDPAD_INTERNAL void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n);
 
+/* When an idle worker spins. Spinning keeps back-to-back calls fast on an idle machine; on a
+ * busy one it takes a core from the host's other threads (and, with the kernel's autogroups,
+ * from the caller's own share). A worker that finds, while spinning, that it lost the CPU
+ * for NDPAD_SPIN_GAP_NS or more (the gap between two looks at the clock) stops spinning for
+ * a back-off period, doubled at each such find up to NDPAD_BACKOFF_MAX_NS; after the period
+ * it spins again (a probe), and every spin without a gap halves the back-off down to
+ * NDPAD_BACKOFF_MIN_NS. A pure function of the times it is given: tests drive it with a
+ * fake clock. */
+#define NDPAD_SPIN_GAP_NS    ((int64_t)200 * 1000)
+#define NDPAD_BACKOFF_MIN_NS ((int64_t)10 * 1000 * 1000)
+#define NDPAD_BACKOFF_MAX_NS ((int64_t)1000 * 1000 * 1000)
+
+typedef struct ndpad_spin_policy {
+    int64_t quiet_until; /* no spinning before this time (ns)     */
+    int64_t backoff;     /* the next back-off (ns); 0: the minimum */
+} ndpad_spin_policy;
+
+/* How long to spin at `now` (ns): `spin_ns`, or 0 while backing off. */
+NDPAD_INTERNAL int64_t ndpad_spin_budget(const ndpad_spin_policy *policy, int64_t now,
+                                         int64_t spin_ns);
+
+/* A spin of a non-zero budget ended at `now`; `descheduled` when it saw a gap. */
+NDPAD_INTERNAL void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled);
+
 /* For tests: while `hold` is true no worker claims a task (they behave as threads the
  * scheduler never ran), so every job is finished by its caller alone. Returns how many
  * tasks the workers have run since the process started. */
