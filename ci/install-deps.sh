@@ -11,8 +11,6 @@ packages=(
     libhwloc-dev                             # topology
     libcmocka-dev                            # tests
     libbenchmark-dev                         # benchmarks
-    python3-torch libtorch-dev               # ndpad.torch: torch's C++ headers build its
-                                             # native kernels (python/build_torch_native.py)
     "$@"                                     # the caller's extra packages
 )
 

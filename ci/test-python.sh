@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # The Python package (python/ndpad), on two stacks:
-#   A. Debian 12's /usr/bin/python3 with Debian's numpy 1.24, dask/distributed 2022.12 and
-#      torch 1.13 (still supported): the pytest suite against the build's libndpad and
-#      ndpad.torch's native kernels (libndpad_torch.so built for Debian's torch), and numpy's
-#      and dask's own pad tests routed to ndpad (ci/upstream-pad-tests.py);
+#   A. Debian 12's /usr/bin/python3 with Debian's numpy 1.24 and dask/distributed 2022.12
+#      (still supported): the pytest suite against the build's libndpad (ndpad.torch needs
+#      torch >= 2.4, so its tests skip under Debian's torch 1.13), and numpy's and dask's own
+#      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
-#      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but
-#      test_torch.py (ndpad.torch on PyPI's torch is ci/test-torch.sh's, run here when it
-#      exists), numpy's and dask's own pad tests routed to ndpad; then the wheel: `pip wheel .`
-#      (scikit-build-core, the project's CMake), `auditwheel repair` to a manylinux wheel
-#      carrying hwloc and the OpenMP runtime, installed into a fresh venv where `import ndpad`
-#      must use the library inside it and the suite runs against the installed package; and
-#      `pip install .` from the repository root in another fresh venv, the library lookup
-#      order (NDPAD_LIBRARY first, the package's own, then the system's), nothing left in the
-#      source tree.
+#      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but the
+#      torch tests, numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
+#      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
+#      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
+#      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
+#      installed into a fresh venv where `import ndpad` must use the library inside it and the
+#      suite runs against the installed package; and `pip install .` from the repository root
+#      in another fresh venv, the library lookup order (NDPAD_LIBRARY first, the package's
+#      own, then the system's), nothing left in the source tree.
 # Usage: ci/test-python.sh [build-dir]   (default: build/, built here with ci/build.sh)
 # Environment: NDPAD_PYTHON_VENV (the venv of B, default <build-dir>-venv, kept between runs
 # and brought up to date), NDPAD_PYTHON_DEBIAN=0 skips A, NDPAD_PYTHON_PYPI=0 skips B.
@@ -33,7 +33,7 @@ t_all=$SECONDS
 
 # 1. Debian packages (the library's own build dependencies come from install-deps.sh).
 bash ci/install-deps.sh python3 python3-numpy python3-pytest python3-pip python3-venv \
-    python3-dask python3-distributed python3-zarr python3-torch libtorch-dev
+    python3-dask python3-distributed python3-zarr
 "$py" -c 'import numpy, pytest' || fail "numpy or pytest missing for $py"
 
 # 2. The library (Release, same build tree as the other ci scripts).
@@ -44,24 +44,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/ndpad-python.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 # ---------------------------------------------------------------------------------------
-# A. Debian's numpy 1.24, dask 2022.12, torch 1.13
+# A. Debian's numpy 1.24, dask 2022.12
 # ---------------------------------------------------------------------------------------
 if [ "${NDPAD_PYTHON_DEBIAN:-1}" != 0 ]; then
-    # ndpad.torch's native kernels for Debian's torch (kept in the build tree: rebuilt only
-    # when their sources change).
-    native="$build_dir/python/libndpad_torch.so"
-    start=$SECONDS
-    "$py" python/build_torch_native.py "$native" >/dev/null || fail "libndpad_torch.so not built"
-    echo "test-python: libndpad_torch.so ready in $((SECONDS - start)) s"
-    # The suite against the source tree's package and the build's libraries; the
-    # installed-operator tests run with the native kernels (which must load:
-    # NDPAD_TEST_NATIVE) and with the Python ones.
     step "A. Debian: pytest with $("$py" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
-    NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TORCH_NATIVE="$native" NDPAD_TEST_NATIVE=1 \
-        "$py" -m pytest -q -p no:cacheprovider python/tests </dev/null
-    NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TORCH_NATIVE=0 "$py" -m pytest -q \
-        -p no:cacheprovider -k "native_kernels_are_used or threshold_default" \
-        python/tests/test_torch.py </dev/null
+    NDPAD_LIBRARY="$build_dir/libndpad.so" "$py" -m pytest -q -p no:cacheprovider python/tests \
+        </dev/null
     step "A. Debian: numpy's and dask's own pad tests, routed to ndpad"
     NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" \
         "$py" ci/upstream-pad-tests.py </dev/null
@@ -78,19 +66,16 @@ step "B. the PyPI venv: $venv"
 bash ci/python-venv.sh "$venv"
 vpy="$venv/bin/python"
 
-step "B. PyPI: pytest (but test_torch.py) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
+step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
 NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
-    --ignore=python/tests/test_torch.py python/tests </dev/null
+    --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
+    -k "not torch" python/tests </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
 
-# ndpad.torch on PyPI's torch 2: the torch tests' own script (issue 32), when it is there.
-if [ -f ci/test-torch.sh ]; then
-    step "B. PyPI: ci/test-torch.sh $vpy"
-    NDPAD_LIBRARY="$build_dir/libndpad.so" bash ci/test-torch.sh "$vpy"
-else
-    step "B. PyPI: no ci/test-torch.sh: ndpad.torch is tested on Debian's torch 1.13 only (A)"
-fi
+# ndpad.torch on PyPI's torch 2: native kernels built at first use, then every torch test.
+step "B. PyPI: ci/test-torch.sh $vpy"
+bash ci/test-torch.sh "$vpy" "$build_dir"
 
 untracked() { (cd "$root" && find python -print | LC_ALL=C sort); }  # no .git needed
 before="$(untracked)"
@@ -158,7 +143,8 @@ grep -q "ndpad.libs/libgomp" <<<"${lines[2]}" && grep -q "ndpad.libs/libhwloc" <
 echo "test-python: the installed wheel loads ${lines[0]} with ${lines[2]}"
 # (but the 4 GiB cases of test_large.py, which the source-tree runs took on the same code)
 env -u NDPAD_LIBRARY NDPAD_TEST_INSTALLED=1 "$work/venv-wheel/bin/python" -m pytest -q \
-    -p no:cacheprovider --ignore="$root/python/tests/test_torch.py" -k "not test_large_" \
+    -p no:cacheprovider --ignore="$root/python/tests/test_torch.py" \
+    --ignore="$root/python/tests/test_torch_ops.py" -k "not test_large_ and not torch" \
     "$root/python/tests" </dev/null
 cd "$root"
 

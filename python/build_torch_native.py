@@ -1,105 +1,20 @@
 #!/usr/bin/env python3
-"""Compiles ndpad/_torch_native.cpp into libndpad_torch.so, the native kernels of
-ndpad.torch.install(), against the torch that `import torch` finds here.
+"""Compiles libndpad_torch.so for a source checkout: `python3 python/build_torch_native.py
+OUTPUT [--include DIR]` (ndpad/_torch_build.py does the work; loaded by path, so that
+libndpad need not be loadable here)."""
 
-It is a plain shared library for torch.ops.load_library(): it uses libtorch's C++ API and
-no Python headers, and finds libndpad through the addresses ndpad's ctypes layer hands it,
-so it links only to libc10 and libtorch_cpu. setup.py calls build() (pip install, pip
-wheel); ci/test-python.sh and python/bench_torch.py run this file for a source checkout.
-Needs a C++17 compiler and torch's C++ headers (Debian 12: g++ and libtorch-dev; a pip
-torch carries its headers).
-
-Usage: python3 python/build_torch_native.py OUTPUT [--include DIR]
-  OUTPUT         the library to write (an up-to-date one is kept: sources older than it)
-  --include DIR  the directory holding ndpad.h (default: ../include beside this file)
-Environment: CXX (default c++), NDPAD_TORCH_CXXFLAGS (extra compiler flags).
-Exits 0 with the path on success, 1 with the reason when it cannot build."""
-
-import argparse
+import importlib.util
 import os
-import shlex
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.join(HERE, "ndpad", "_torch_native.cpp")
-LIBRARY_NAME = "libndpad_torch.so"
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ndpad", "_torch_build.py")
+spec = importlib.util.spec_from_file_location("_ndpad_torch_build", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
 
-
-class Unavailable(Exception):
-    """torch, its C++ headers or a compiler is missing: the Python kernels are used."""
-
-
-def torch_build_info():
-    """(version, include dirs, library dir, C++11 ABI flag) of the importable torch."""
-    try:
-        import torch
-    except ImportError as exc:
-        raise Unavailable("torch is not importable (%s)" % exc) from None
-    root = os.path.dirname(os.path.abspath(torch.__file__))
-    include = os.path.join(root, "include")
-    if not os.path.exists(os.path.join(include, "torch", "library.h")):
-        raise Unavailable("torch's C++ headers are missing (%s/torch/library.h; Debian: "
-                          "apt-get install libtorch-dev)" % include)
-    includes = [include, os.path.join(include, "torch", "csrc", "api", "include")]
-    abi = int(bool(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True)))
-    return torch.__version__, includes, os.path.join(root, "lib"), abi
-
-
-def command(output, include_dir, info):
-    version, includes, libdir, abi = info
-    cxx = shlex.split(os.environ.get("CXX") or "c++")
-    args = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra",
-                  "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
-                  '-DNDPAD_TORCH_VERSION="%s"' % version]
-    for path in includes:
-        args += ["-isystem", path]  # torch's headers warn; ours must not
-    args += ["-I", include_dir]
-    args += shlex.split(os.environ.get("NDPAD_TORCH_CXXFLAGS", ""))
-    args += [SOURCE, "-o", output, "-L" + libdir, "-lc10", "-ltorch_cpu",
-             "-Wl,-rpath," + libdir, "-Wl,-z,defs"]
-    return args
-
-
-def build(output, include_dir=None, verbose=True):
-    """Compile libndpad_torch.so to `output` unless it is newer than its sources. Returns
-    `output`; raises Unavailable (no torch headers, no compiler) or CalledProcessError."""
-    include_dir = include_dir or os.path.join(os.path.dirname(HERE), "include")
-    header = os.path.join(include_dir, "ndpad.h")
-    if not os.path.exists(header):
-        raise Unavailable("no ndpad.h in %s" % include_dir)
-    info = torch_build_info()
-    if os.path.exists(output) and os.path.getmtime(output) >= max(
-            os.path.getmtime(SOURCE), os.path.getmtime(header), os.path.getmtime(__file__)):
-        return output
-    args = command(output, include_dir, info)
-    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-    if verbose:
-        print("build_torch_native: %s" % " ".join(shlex.quote(a) for a in args), flush=True)
-    try:
-        subprocess.check_call(args)
-    except FileNotFoundError:
-        raise Unavailable("no C++ compiler (%s; Debian: apt-get install g++)" % args[0]) \
-            from None
-    return output
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("output")
-    parser.add_argument("--include", default=None, help="directory holding ndpad.h")
-    args = parser.parse_args()
-    try:
-        print(build(args.output, args.include))
-    except Unavailable as exc:
-        print("build_torch_native: not built: %s" % exc, file=sys.stderr)
-        return 1
-    except subprocess.CalledProcessError as exc:
-        print("build_torch_native: the compiler failed (status %d)" % exc.returncode,
-              file=sys.stderr)
-        return 1
-    return 0
-
+build = module.build  # setup.py's names
+Unavailable = module.Unavailable
+LIBRARY_NAME = module.LIBRARY_NAME
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(module.main())

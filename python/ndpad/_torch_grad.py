@@ -8,12 +8,12 @@ operations, so higher-order gradients work too."""
 
 import torch
 
-__all__ = ["index_maps", "pad_backward"]
+__all__ = ["index_maps", "pad_backward", "source"]
 
 _CONSTANT, _EDGE, _REFLECT, _SYMMETRIC, _WRAP = 0, 1, 2, 3, 4  # ndpad_mode
 
 
-def _source(mode, d, k):
+def source(mode, d, k):
     """Source index of input positions `k` (a LongTensor) of an axis of extent d (api.md's
     mapping), -1 where the output takes the pad value."""
     if mode == _CONSTANT:
@@ -50,12 +50,12 @@ def index_maps(shape, pads_begin, pads_end, mode, crop_first):
             lo = max(-b, 0)
             kept = d + min(b, 0) + min(e, 0)
             out_start, in_start, length = max(b, 0), lo, kept
-            src = lo + _source(mode, kept, j - out_start) if kept else torch.full_like(j, -1)
+            src = lo + source(mode, kept, j - out_start) if kept else torch.full_like(j, -1)
         else:
             out_start = max(b, 0)
             length = max(min(b + d, n) - out_start, 0)
             in_start = out_start - b
-            src = _source(mode, d, j - b) if d else torch.full_like(j, -1)
+            src = source(mode, d, j - b) if d else torch.full_like(j, -1)
         border = torch.ones(n, dtype=torch.bool)
         border[out_start:out_start + length] = False
         border &= src >= 0

@@ -32,6 +32,7 @@ import warnings
 import torch
 
 from . import _torch_native
+from . import _torch_ops as _ops
 from . import torch as _api
 from ._lib import MAX_RANK
 from ._torch_grad import index_maps, pad_backward
@@ -46,7 +47,7 @@ __all__ = ["install", "uninstall", "installed", "backend", "THRESHOLD", "PYTHON_
 THRESHOLD = 1024
 PYTHON_THRESHOLD = 16384
 
-_state = {"library": None, "native": None, "threshold": THRESHOLD}
+_state = {"library": None, "native": None, "active": False, "threshold": THRESHOLD}
 _lock = threading.Lock()
 # Held across fork() (an install in progress ends first), released on both sides.
 if hasattr(os, "register_at_fork"):
@@ -62,6 +63,14 @@ def installed():
 
 def backend():
     """"native" (the C++ kernels), "python" (the Python kernels), or None (not installed)."""
+    if not _state["active"]:
+        return None
+    return "native" if _state["native"] is not None else "python"
+
+
+def registered():
+    """Which kernels this process registered with torch's dispatcher ("native", "python"
+    or None): the first install() registers them for good, later calls switch a flag."""
     if _state["native"] is not None:
         return "native"
     return "python" if _state["library"] is not None else None
@@ -69,61 +78,72 @@ def backend():
 
 def install(threshold=None, *, native=None):
     """Route torch's CPU padding operators (constant_pad_nd, reflection_pad1d/2d/3d,
-    replication_pad1d/2d/3d, _pad_circular) through ndpad for the rest of the process.
+    replication_pad1d/2d/3d, _pad_circular: what F.pad, the nn padding modules and
+    ConvNd(padding_mode=...) dispatch to) through ndpad until uninstall().
 
     threshold: output elements below which torch's own kernel is kept (default THRESHOLD
         for the native kernels, PYTHON_THRESHOLD for the Python ones, measured by
         python/bench_torch.py). Calling install() again only changes it.
-    native: None (default) the native kernels when built (ndpad.torch.native_status()
-        says which), else the Python ones; True the native kernels or RuntimeError; False
-        the Python kernels.
+    native: None (default) the native kernels when they can be had (built at first use
+        against this torch; ndpad.torch.native_status() says which), else the Python
+        ones; True the native kernels or RuntimeError; False the Python kernels.
+
+    Thread safety: torch's dispatcher does not allow kernels to be added or removed while
+    other threads dispatch, so the FIRST install() of a process registers the kernels, for
+    good, and must not run while other threads pad; from then on install() and uninstall()
+    only switch a flag and may be called from any thread at any time. One implementation
+    per process: asking for the other one after the first install() is a RuntimeError.
     Results are torch's exactly (values, shape, memory format, errors, gradients)."""
     with _lock:
-        ops = None
-        if native is not False:
-            ops = _torch_native.load()
-            if ops is None and native:
-                raise RuntimeError("ndpad.torch.install(native=True): %s"
-                                   % _torch_native.status())
+        have = registered()
+        if have is None:
+            ops = None
+            if native is not False:
+                ops = _torch_native.load()
+                if ops is None and native:
+                    raise RuntimeError("ndpad.torch.install(native=True): %s"
+                                       % _torch_native.status())
+            kind = "native" if ops is not None else "python"
+        else:
+            kind = have
+            if native is not None and native != (kind == "native"):
+                raise RuntimeError(
+                    "ndpad.torch.install(native=%s): this process registered the %s kernels "
+                    "(the first install() registers them for good: torch's dispatcher cannot "
+                    "drop kernels safely); run another process (NDPAD_TORCH_NATIVE=0 selects "
+                    "the Python kernels)" % (native, kind))
         if threshold is None:
-            threshold = THRESHOLD if ops is not None else PYTHON_THRESHOLD
+            threshold = THRESHOLD if kind == "native" else PYTHON_THRESHOLD
         _state["threshold"] = int(threshold)
-        if (ops is not None) != (_state["native"] is not None):
-            _uninstall_locked()  # the other implementation is installed: swap
-        if ops is not None:
+        if kind == "native":
+            ops = _state["native"] or _torch_native.load()
             ops.install(_torch_native.function_addresses(), _state["threshold"])
             _state["native"] = ops
-            return
-        if _state["library"] is not None:
-            return
-        lib = torch.library.Library("aten", "IMPL")
-        with warnings.catch_warnings():
-            # "Overriding a previously registered kernel": that is the point.
-            warnings.simplefilter("ignore", UserWarning)
-            lib.impl("constant_pad_nd", _constant_pad_nd, "CPU")
-            for n in (1, 2, 3):
-                lib.impl("reflection_pad%dd" % n, _BorderKernel("reflection", n), "CPU")
-                lib.impl("replication_pad%dd" % n, _BorderKernel("replication", n), "CPU")
-            lib.impl("_pad_circular", _pad_circular, "AutogradCPU")
-        _state["library"] = lib
+        elif _state["library"] is None:
+            lib = torch.library.Library("aten", "IMPL")
+            with warnings.catch_warnings():
+                # "Overriding a previously registered kernel": that is the point.
+                warnings.simplefilter("ignore", UserWarning)
+                lib.impl("constant_pad_nd", _constant_pad_nd, "CPU")
+                for n in (1, 2, 3):
+                    lib.impl("reflection_pad%dd" % n, _BorderKernel("reflection", n), "CPU")
+                    lib.impl("replication_pad%dd" % n, _BorderKernel("replication", n), "CPU")
+                lib.impl("_pad_circular", _pad_circular, "AutogradCPU")
+            _state["library"] = lib
+        _state["active"] = True
 
 
 def uninstall():
-    """Give torch its own padding kernels back (dropping the Library deregisters ours)."""
+    """Give torch its own padding kernels back: ndpad's stay registered (see install())
+    and call torch's own from now on, so this is safe while other threads pad."""
     with _lock:
-        _uninstall_locked()
-
-
-def _uninstall_locked():
-    ops, _state["native"] = _state["native"], None
-    if ops is not None:
-        ops.uninstall()
-    lib, _state["library"] = _state["library"], None
-    del lib
+        _state["active"] = False
+        if _state["native"] is not None:
+            _state["native"].uninstall()
 
 
 def _routable(x):
-    return (_state["library"] is not None and _api.native_ok(x) and x.dim() <= MAX_RANK)
+    return _state["active"] and _api.native_ok(x) and x.dim() <= MAX_RANK
 
 
 def _numel(shape):
@@ -209,7 +229,8 @@ class _BorderKernel:
 
     def __init__(self, kind, n):
         self.n = n
-        self.mode = _api.MODES["reflect" if kind == "reflection" else "replicate"]
+        self.mode_name = "reflect" if kind == "reflection" else "replicate"
+        self.mode = _api.MODES[self.mode_name]
         self.reflect = kind == "reflection"
         self.out_op = getattr(torch.ops.aten, "%s_pad%dd" % (kind, n)).out
         self.dtypes = {}  # dtype -> does torch's kernel take it?
@@ -246,7 +267,8 @@ class _BorderKernel:
                          for k in range(first, x.dim()))
             if ok and _numel(new_shape) >= _state["threshold"]:
                 return _api.run(x, pads_begin, pads_end, self.mode, None,
-                                torch.get_num_threads(), torch.contiguous_format)
+                                torch.get_num_threads(),
+                                _ops.output_format(x, self.mode_name, n))
         return self.torch_kernel(x, padding)
 
 
@@ -263,41 +285,44 @@ def _torch_pad_circular(x, pad):
 
 
 class _TorchCircular(torch.autograd.Function):
-    """torch's circular forward (small tensors) with the gradient of its index map."""
+    """torch's circular forward with the gradient of its index map (below the autograd
+    layer torch's composite records nothing)."""
 
     @staticmethod
-    def forward(ctx, x, pad, pads_begin, pads_end):
+    def forward(ctx, x, pad):
         ctx.shape = tuple(x.shape)
-        ctx.pads = (pads_begin, pads_end)
+        ctx.pads = _ops.per_dim(pad, x.dim())
         return _torch_pad_circular(x, pad)
 
     @staticmethod
     def backward(ctx, grad):
         maps = index_maps(ctx.shape, ctx.pads[0], ctx.pads[1], _api.MODES["circular"], True)
-        return pad_backward(grad, ctx.shape, maps), None, None, None
+        return pad_backward(grad, ctx.shape, maps), None
+
+
+def _torch_circular(x, pad):
+    """torch's circular padding (result or error), with a gradient when one is wanted."""
+    if x.requires_grad and torch.is_grad_enabled():
+        return _TorchCircular.apply(x, pad)
+    return _torch_pad_circular(x, pad)
 
 
 def _pad_circular(x, pad):
     pad = list(pad)
     ndim = x.dim()
-    # torch's circular padding leaves the batch and channel dimensions alone.
-    if len(pad) != 2 * (ndim - 2) or not pad or not _routable(x):
-        return _torch_pad_circular(x, pad)
+    # torch 2's circular padding pads the dimensions after a batch and a channel dimension,
+    # or after a channel dimension only (unbatched input).
+    if not pad or len(pad) % 2 or ndim - len(pad) // 2 not in (1, 2) or not _routable(x):
+        return _torch_circular(x, pad)
     pads_begin, pads_end = _api.per_dim_pads(pad, ndim)
     first = ndim - len(pad) // 2
     for k in range(first, ndim):
         d, b, e = x.shape[k], pads_begin[k], pads_end[k]
         kept = d + min(b, 0) + min(e, 0)
         if kept <= 0 or b > kept or e > kept:
-            return _torch_pad_circular(x, pad)  # torch's result or torch's error
-    grad = x.requires_grad and torch.is_grad_enabled()
+            return _torch_circular(x, pad)  # torch's result or torch's error
     new_shape = [d + b + e for d, b, e in zip(x.shape, pads_begin, pads_end)]
     if _numel(new_shape) < _state["threshold"]:
-        if grad:
-            return _TorchCircular.apply(x, pad, pads_begin, pads_end)
-        return _torch_pad_circular(x, pad)
-    args = (pads_begin, pads_end, True, _api.MODES["circular"], None,
-            torch.get_num_threads(), torch.contiguous_format)
-    if grad:
-        return _api._Pad.apply(x, *args)
-    return _api._forward(x, *args)
+        return _torch_circular(x, pad)
+    # ndpad::pad: its autograd formula (the index map's) when grad is wanted.
+    return torch.ops.ndpad.pad(x, pad, "circular", None, None)

@@ -17,7 +17,7 @@
 //   constant_pad_nd                       CPU          torch's autograd formula
 //   reflection_pad1d/2d/3d                CPU          torch's autograd formula
 //   replication_pad1d/2d/3d               CPU          torch's autograd formula
-//   _pad_circular (composite in 1.13)     CPU and AutogradCPU, with the gradient below
+//   _pad_circular (composite)             CPU and AutogradCPU, with the gradient below
 // Below the threshold the previous kernel runs without a dispatcher round trip:
 // at::cpu::reflection_pad2d() and friends (torch's CPU kernels), at::native::constant_pad_nd()
 // and at::native::_pad_circular() (torch's composite implementations).
@@ -36,6 +36,8 @@
 #include <ATen/ops/zeros.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
+
+#include <pthread.h>
 
 #include <atomic>
 #include <cstring>
@@ -66,9 +68,25 @@ struct Ndpad {
     decltype(&ndpad_status_string) status_string = nullptr;
 };
 
-Ndpad g_ndpad;                          // set by install() while nothing is routed
+Ndpad g_ndpad;                          // set once, by set_functions(), before any use
 std::atomic<int64_t> g_threshold{1024}; // install() always sets it
+std::atomic<bool> g_active{false};      // install() sets, uninstall() clears: the kernels
+                                        // stay registered, off they call torch's own
 std::atomic<int64_t> g_routed{0}, g_kept{0};
+// Whose threads run the tiles (set_pool(); benchmarks compare them): torch's intra-op pool
+// (the default), ndpad's own workers (NDPAD_SCHEDULE_DEFAULT) or ndpad's OpenMP team
+// (NDPAD_SCHEDULE_FIXED_TEAM).
+enum PoolChoice : int64_t { kTorchPool = 0, kNdpadWorkers = 1, kNdpadTeam = 2 };
+std::atomic<int64_t> g_pool{kTorchPool};
+
+// ---- torch's intra-op pool as ndpad's host pool: one pool per torch process -------------
+
+void torch_parallel_for(void *, ndpad_task_fn task, void *task_context, size_t n)
+{
+    at::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; i++) task(task_context, static_cast<size_t>(i));
+    });
+}
 
 template <typename F> void set_function(int64_t address, F &fn)
 {
@@ -110,7 +128,7 @@ class PlanCache
 
     // The plan of `problem` on `threads` threads; a plan evicted while another thread runs
     // it lives until that thread drops its reference.
-    Plan get(const ndpad_problem &problem, int32_t threads, const Key &key)
+    Plan get(const ndpad_problem &problem, int32_t threads, int64_t pool_choice, const Key &key)
     {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -122,7 +140,15 @@ class PlanCache
         }
         ndpad_options options;
         std::memset(&options, 0, sizeof options);
+        // torch's pool (at::parallel_for): torch.set_num_threads() governs ndpad too, and
+        // no second team spins beside torch's. The plan copies the description.
+        ndpad_thread_pool pool;
+        pool.parallel_for = torch_parallel_for;
+        pool.context = nullptr;
+        pool.threads = threads;
         options.threads = threads;
+        if (threads > 1 && pool_choice == kTorchPool) options.thread_pool = &pool;
+        if (pool_choice == kNdpadTeam) options.schedule = NDPAD_SCHEDULE_FIXED_TEAM;
         ndpad_plan *raw = nullptr;
         ndpad_status status = g_ndpad.plan_create(&problem, &options, &raw);
         TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
@@ -192,17 +218,14 @@ void per_dim_pads(at::IntArrayRef pad, int64_t ndim, std::vector<int64_t> &begin
     }
 }
 
-// libndpad: pad `x` into a new tensor of `format` (api.md's semantics: negative pads crop,
-// borders come from the whole input). `value` is the fill of CONSTANT.
-at::Tensor run_ndpad(at::Tensor x, const std::vector<int64_t> &begin,
-                     const std::vector<int64_t> &end, ndpad_mode mode, const at::Scalar *value,
-                     at::MemoryFormat format)
+// libndpad: pad `x` into `out`, allocated by the caller with x's sizes plus the pads
+// (api.md's semantics: negative pads crop, borders come from the whole input). `value`
+// is the fill of CONSTANT. Runs on torch's intra-op pool.
+void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector<int64_t> &end,
+              ndpad_mode mode, const at::Scalar *value, const at::Tensor &out)
 {
     const int64_t ndim = x.dim();
-    std::vector<int64_t> shape(ndim);
-    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
-    at::Tensor out = at::empty(shape, x.options().memory_format(format));
-    if (out.numel() == 0) return out;
+    if (out.numel() == 0) return;
     if (x.is_conj() || x.is_neg())
         x = x.resolve_conj().resolve_neg(); // the lazy bits are not in the memory
     const int64_t elem = x.element_size();
@@ -213,9 +236,10 @@ at::Tensor run_ndpad(at::Tensor x, const std::vector<int64_t> &begin,
         std::memcpy(value_words, v.data_ptr(), elem);
     }
     const int32_t threads = at::get_num_threads();
+    const int64_t pool_choice = g_pool.load(std::memory_order_relaxed);
     Key key;
-    key.reserve(6 + 5 * ndim);
-    key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1]});
+    key.reserve(7 + 5 * ndim);
+    key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1], pool_choice});
     key.insert(key.end(), x.sizes().begin(), x.sizes().end());
     key.insert(key.end(), begin.begin(), begin.end());
     key.insert(key.end(), end.begin(), end.end());
@@ -232,11 +256,22 @@ at::Tensor run_ndpad(at::Tensor x, const std::vector<int64_t> &begin,
     problem.in_strides = x.strides().data();
     problem.out_strides = out.strides().data();
     problem.pad_value = mode == NDPAD_CONSTANT ? value_words : nullptr;
-    PlanCache::Plan plan = g_plans.get(problem, threads, key);
+    PlanCache::Plan plan = g_plans.get(problem, threads, pool_choice, key);
     ndpad_status status = g_ndpad.execute(plan.get(), x.data_ptr(), out.data_ptr());
     TORCH_CHECK(status == NDPAD_OK, "ndpad: ", g_ndpad.status_string(status), ": ",
                 g_ndpad.last_error());
     g_routed++;
+}
+
+at::Tensor run_ndpad(const at::Tensor &x, const std::vector<int64_t> &begin,
+                     const std::vector<int64_t> &end, ndpad_mode mode, const at::Scalar *value,
+                     at::MemoryFormat format)
+{
+    const int64_t ndim = x.dim();
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options().memory_format(format));
+    run_into(x, begin, end, mode, value, out);
     return out;
 }
 
@@ -245,7 +280,8 @@ at::Tensor run_ndpad(at::Tensor x, const std::vector<int64_t> &begin,
 at::Tensor constant_pad_nd(const at::Tensor &self, at::IntArrayRef pad, const at::Scalar &value)
 {
     const int64_t ndim = self.dim();
-    bool routable = pad.size() % 2 == 0 && static_cast<int64_t>(pad.size() / 2) <= ndim &&
+    bool routable = g_active.load(std::memory_order_relaxed) && pad.size() % 2 == 0 &&
+                    static_cast<int64_t>(pad.size() / 2) <= ndim &&
                     padded_numel(self, pad) >= g_threshold.load() && plain_tensor(self);
     if (routable) {
         bool grows = false;
@@ -291,18 +327,37 @@ bool kernel_takes(TorchKernel kernel, int n, at::ScalarType dtype, std::atomic<i
     return state > 0;
 }
 
+// Does torch's kernel keep a channels_last input's layout (torch 2 does, 1.13 did not)?
+// Asked once per rank (4 and 5) on a tiny tensor.
+bool keeps_format(TorchKernel kernel, int n, int64_t ndim, std::atomic<int8_t> (&known)[2])
+{
+    if (ndim != 4 && ndim != 5) return false;
+    std::atomic<int8_t> &slot = known[ndim - 4];
+    int8_t state = slot.load();
+    if (state == 0) {
+        const at::MemoryFormat format =
+            ndim == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
+        std::vector<int64_t> shape(ndim, 2), zeros(2 * n, 0);
+        at::Tensor y = kernel(at::zeros(shape).contiguous(format), zeros);
+        state = y.is_contiguous(format) && !y.is_contiguous() ? 1 : -1;
+        slot.store(state);
+    }
+    return state > 0;
+}
+
 template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::IntArrayRef padding)
 {
     static std::atomic<int8_t> takes[64];
+    static std::atomic<int8_t> keeps[2];
     constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
                                             at::cpu::replication_pad3d},
                                            {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
                                             at::cpu::reflection_pad3d}};
     const TorchKernel torch_kernel = kernels[Reflect][N - 1];
     const int64_t ndim = x.dim();
-    if (padding.size() == 2 * N && (ndim == N + 1 || ndim == N + 2) &&
-        padded_numel(x, padding) >= g_threshold.load() && plain_tensor(x) && x.numel() > 0 &&
-        kernel_takes(torch_kernel, N, x.scalar_type(), takes)) {
+    if (g_active.load(std::memory_order_relaxed) && padding.size() == 2 * N &&
+        (ndim == N + 1 || ndim == N + 2) && padded_numel(x, padding) >= g_threshold.load() &&
+        plain_tensor(x) && x.numel() > 0 && kernel_takes(torch_kernel, N, x.scalar_type(), takes)) {
         std::vector<int64_t> begin, end, shape(ndim);
         per_dim_pads(padding, ndim, begin, end);
         const int64_t first = ndim - N; // the padded dimensions
@@ -314,7 +369,9 @@ template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::In
         }
         if (ok)
             return run_ndpad(x, begin, end, Reflect ? NDPAD_REFLECT : NDPAD_EDGE, nullptr,
-                             at::MemoryFormat::Contiguous);
+                             keeps_format(torch_kernel, N, ndim, keeps)
+                                 ? x.suggest_memory_format()
+                                 : at::MemoryFormat::Contiguous);
     }
     g_kept++;
     return torch_kernel(x, padding);
@@ -330,9 +387,14 @@ struct CircularPads {
 bool circular_routable(const at::Tensor &x, at::IntArrayRef pad, CircularPads &c)
 {
     const int64_t ndim = x.dim();
-    if (pad.empty() || static_cast<int64_t>(pad.size()) != 2 * (ndim - 2) ||
+    if (!g_active.load(std::memory_order_relaxed) || pad.empty() || pad.size() % 2 != 0 ||
+        ndim - static_cast<int64_t>(pad.size() / 2) < 1 ||
+        ndim - static_cast<int64_t>(pad.size() / 2) > 2 ||
         padded_numel(x, pad) < g_threshold.load() || !plain_tensor(x))
         return false;
+    // torch 2 pads the last pad.size() / 2 dimensions after a batch and a channel
+    // dimension, or after a channel dimension only (unbatched input)
+    const int64_t first = ndim - static_cast<int64_t>(pad.size() / 2);
     std::vector<int64_t> begin, end;
     per_dim_pads(pad, ndim, begin, end);
     c.lo.assign(ndim, 0);
@@ -345,7 +407,7 @@ bool circular_routable(const at::Tensor &x, at::IntArrayRef pad, CircularPads &c
         c.kept[k] = d + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
         c.before[k] = std::max<int64_t>(b, 0);
         c.after[k] = std::max<int64_t>(e, 0);
-        if (k >= 2 && (c.kept[k] <= 0 || b > c.kept[k] || e > c.kept[k]))
+        if (k >= first && (c.kept[k] <= 0 || b > c.kept[k] || e > c.kept[k]))
             return false; // torch's result or torch's error
     }
     return true;
@@ -356,6 +418,12 @@ at::Tensor circular_forward(const at::Tensor &x, const CircularPads &c)
     at::Tensor cropped = x;
     for (int64_t k = 0; k < x.dim(); k++)
         if (c.kept[k] != x.size(k)) cropped = cropped.narrow(k, c.lo[k], c.kept[k]);
+    // channels_last in, contiguous out (torch's layout for circular) is a strided gather for
+    // libndpad; torch's blocked transpose first, then a pad that keeps the layout, is faster
+    // (torch's own circular padding transposes first too).
+    if (cropped.suggest_memory_format() != at::MemoryFormat::Contiguous &&
+        !cropped.is_contiguous() && cropped.numel() >= 4096)
+        cropped = cropped.contiguous();
     return run_ndpad(cropped, c.before, c.after, NDPAD_WRAP, nullptr, at::MemoryFormat::Contiguous);
 }
 
@@ -409,7 +477,7 @@ at::Tensor pad_circular_cpu(const at::Tensor &x, at::IntArrayRef pad)
     CircularPads c;
     if (circular_routable(x, pad, c)) return circular_forward(x, c);
     g_kept++;
-    return at::native::_pad_circular(x, pad);
+    return at::native::_pad_circular_symint(x, c10::fromIntArrayRefSlow(pad));
 }
 
 // At AutogradCPU: torch's composite records its own graph; ndpad's forward gets the
@@ -423,7 +491,7 @@ at::Tensor pad_circular_autograd(const at::Tensor &x, at::IntArrayRef pad)
         return circular_forward(x, c);
     }
     g_kept++;
-    return at::native::_pad_circular(x, pad);
+    return at::native::_pad_circular_symint(x, c10::fromIntArrayRefSlow(pad));
 }
 
 // ---- install / uninstall -------------------------------------------------------------
@@ -455,54 +523,113 @@ class QuietOverrides : public c10::WarningHandler
     explicit QuietOverrides(c10::WarningHandler *next) : next_(next)
     {
     }
-    void process(const c10::SourceLocation &where, const std::string &msg,
-                 const bool verbatim) override
+    void process(const c10::Warning &warning) override
     {
-        if (msg.rfind("Overriding a previously registered kernel", 0) != 0)
-            next_->process(where, msg, verbatim);
+        // torch 2.4 prefixes it with "Warning only once for all operators"
+        if (warning.msg().find("Overriding a previously registered kernel") == std::string::npos)
+            next_->process(warning);
     }
 
   private:
     c10::WarningHandler *next_;
 };
 
+// Every lock of this file has a defined state in a forked child: g_install_mutex is taken
+// around fork() (no registration is half done in the child) and released on both sides.
+void lock_install_for_fork()
+{
+    g_install_mutex.lock();
+}
+void unlock_install_after_fork()
+{
+    g_install_mutex.unlock();
+}
+const int g_install_atfork =
+    pthread_atfork(lock_install_for_fork, unlock_install_after_fork, unlock_install_after_fork);
+
+// libndpad's function addresses, once (later calls are ignored: one libndpad per process).
+void set_functions_locked(const std::vector<int64_t> &functions)
+{
+    if (g_ndpad.plan_create == nullptr) set_ndpad(functions);
+}
+
+void set_functions(std::vector<int64_t> functions)
+{
+    std::lock_guard<std::mutex> lock(g_install_mutex);
+    set_functions_locked(functions);
+}
+
+// The first call registers the kernels with the dispatcher, for the rest of the process;
+// every call (re)activates them. torch's dispatcher does not allow kernels to be added or
+// removed while other threads dispatch, so they are never removed: uninstall() clears the
+// flag and the kernels then call torch's own directly. Only this first registration must
+// not race with padding on other threads (ndpad.torch.install() says so).
 void install(std::vector<int64_t> functions, int64_t threshold)
 {
     std::lock_guard<std::mutex> lock(g_install_mutex);
+    set_functions_locked(functions);
     g_threshold.store(threshold);
-    if (g_cpu) return;
-    set_ndpad(functions);
-    QuietOverrides quiet(c10::Warning::get_warning_handler());
-    c10::Warning::WarningHandlerGuard guard(&quiet);
-    auto cpu = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU,
-                                                __FILE__, __LINE__);
-    cpu->impl("constant_pad_nd", TORCH_FN(constant_pad_nd));
-    cpu->impl("reflection_pad1d", TORCH_FN((border_pad<1, true>)));
-    cpu->impl("reflection_pad2d", TORCH_FN((border_pad<2, true>)));
-    cpu->impl("reflection_pad3d", TORCH_FN((border_pad<3, true>)));
-    cpu->impl("replication_pad1d", TORCH_FN((border_pad<1, false>)));
-    cpu->impl("replication_pad2d", TORCH_FN((border_pad<2, false>)));
-    cpu->impl("replication_pad3d", TORCH_FN((border_pad<3, false>)));
-    cpu->impl("_pad_circular", TORCH_FN(pad_circular_cpu));
-    auto autograd_cpu =
-        std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
-                                         c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
-    autograd_cpu->impl("_pad_circular", TORCH_FN(pad_circular_autograd));
-    g_cpu = std::move(cpu);
-    g_autograd_cpu = std::move(autograd_cpu);
+    if (!g_cpu) {
+        QuietOverrides quiet(c10::WarningUtils::get_warning_handler());
+        c10::WarningUtils::WarningHandlerGuard guard(&quiet);
+        auto cpu = std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
+                                                    c10::DispatchKey::CPU, __FILE__, __LINE__);
+        cpu->impl("constant_pad_nd", TORCH_FN(constant_pad_nd));
+        cpu->impl("reflection_pad1d", TORCH_FN((border_pad<1, true>)));
+        cpu->impl("reflection_pad2d", TORCH_FN((border_pad<2, true>)));
+        cpu->impl("reflection_pad3d", TORCH_FN((border_pad<3, true>)));
+        cpu->impl("replication_pad1d", TORCH_FN((border_pad<1, false>)));
+        cpu->impl("replication_pad2d", TORCH_FN((border_pad<2, false>)));
+        cpu->impl("replication_pad3d", TORCH_FN((border_pad<3, false>)));
+        cpu->impl("_pad_circular", TORCH_FN(pad_circular_cpu));
+        auto autograd_cpu =
+            std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
+                                             c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
+        autograd_cpu->impl("_pad_circular", TORCH_FN(pad_circular_autograd));
+        g_cpu = std::move(cpu);
+        g_autograd_cpu = std::move(autograd_cpu);
+    }
+    g_active.store(true);
 }
 
 void uninstall()
 {
-    std::lock_guard<std::mutex> lock(g_install_mutex);
-    g_autograd_cpu.reset(); // dropping a Library deregisters its kernels
-    g_cpu.reset();          // the plan cache stays: a later install() reuses it
+    g_active.store(false); // the plan cache stays: a later install() reuses it
 }
 
 bool installed()
 {
+    return g_active.load();
+}
+
+bool registered()
+{
     std::lock_guard<std::mutex> lock(g_install_mutex);
     return g_cpu != nullptr;
+}
+
+// The CPU kernel of ndpad::pad and ndpad::crop_pad (their Python implementation allocates
+// `out` and calls this): libndpad on torch's intra-op pool, plans cached.
+void run_into_op(const at::Tensor &x, std::vector<int64_t> begin, std::vector<int64_t> end,
+                 int64_t mode, double value, const at::Tensor &out)
+{
+    TORCH_CHECK(g_ndpad.execute != nullptr, "ndpad::run_into: set_functions() first");
+    TORCH_CHECK(plain_tensor(x) && plain_tensor(out) && mode >= 0 && mode <= NDPAD_WRAP &&
+                    static_cast<int64_t>(begin.size()) == x.dim() &&
+                    static_cast<int64_t>(end.size()) == x.dim(),
+                "ndpad::run_into: not a CPU pad");
+    for (int64_t k = 0; k < x.dim(); k++)
+        TORCH_CHECK(out.size(k) == x.size(k) + begin[k] + end[k] && out.dtype() == x.dtype(),
+                    "ndpad::run_into: out does not fit, dimension ", k);
+    const at::Scalar fill(value);
+    run_into(x, begin, end, static_cast<ndpad_mode>(mode), &fill, out);
+}
+
+// 0: torch's intra-op pool (default); 1: ndpad's own workers; 2: ndpad's OpenMP team.
+void set_pool(int64_t choice)
+{
+    TORCH_CHECK(choice >= kTorchPool && choice <= kNdpadTeam, "ndpad::set_pool: 0, 1 or 2");
+    g_pool.store(choice);
 }
 
 std::vector<int64_t> calls()
@@ -518,8 +645,14 @@ std::string built_for()
 
 } // namespace
 
-TORCH_LIBRARY(ndpad, m)
+TORCH_LIBRARY_FRAGMENT(ndpad, m)
 {
+    m.def("set_functions(int[] ndpad_functions) -> ()", &set_functions);
+    m.def("run_into(Tensor x, int[] pads_begin, int[] pads_end, int mode, float value, "
+          "Tensor(a!) out) -> ()",
+          &run_into_op);
+    m.def("registered() -> bool", &registered);
+    m.def("set_pool(int choice) -> ()", &set_pool);
     m.def("install(int[] ndpad_functions, int threshold) -> ()", &install);
     m.def("built_for() -> str", &built_for);
     m.def("uninstall() -> ()", &uninstall);

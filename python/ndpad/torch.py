@@ -7,45 +7,45 @@ torch's own CPU padding operators.
     ndpad.torch.install()      # F.pad, nn.ReflectionPad2d, Conv2d(padding_mode="reflect") ...
     ndpad.torch.uninstall()    # ... run through ndpad until this
 
-pad() runs libndpad on the tensors' own memory (data_ptr and strides, no copy through
-numpy) with the GIL released. install() and uninstall() are in _torch_install.py (with the
-native C++ kernels of _torch_native.cpp when built), the gradient in _torch_grad.py.
+pad() and crop_pad() are the operators torch.ops.ndpad.pad and torch.ops.ndpad.crop_pad
+(_torch_ops.py: schema, fake kernel, autograd), so torch.compile(fullgraph=True),
+torch.export and torch.library.opcheck take them. Their CPU kernel runs libndpad on the
+tensors' own memory (data_ptr and strides), on torch's intra-op pool when the native
+kernels are loaded (_torch_native.cpp, compiled against the installed torch at first
+use), else through ctypes with the GIL released. install() and uninstall() are in
+_torch_install.py, the gradient in _torch_grad.py. Needs torch >= 2.4.
 """
 
 import ctypes
 
 import torch
 
+MIN_TORCH = (2, 4)
+
+
+def _version(text):
+    parts = []
+    for piece in text.split("+")[0].split(".")[:2]:
+        digits = "".join(c for c in piece if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+if _version(torch.__version__) < MIN_TORCH:
+    raise ImportError("ndpad.torch needs torch >= %d.%d (torch.library.register_fake, "
+                      "register_autograd); this is torch %s" % (MIN_TORCH + (torch.__version__,)))
+
 from . import _lib
 from ._args import threads_arg
-from ._torch_grad import index_maps, pad_backward
+from . import _torch_ops as _ops
 
-__all__ = ["pad", "install", "uninstall", "installed", "backend", "native_status", "MODES"]
+__all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "native_status",
+           "build_native", "MODES"]
 
-# torch's mode names -> libndpad's modes ("replicate" is EDGE, "circular" WRAP).
-MODES = {"constant": _lib.MODES["constant"], "reflect": _lib.MODES["reflect"],
-         "replicate": _lib.MODES["edge"], "circular": _lib.MODES["wrap"],
-         "symmetric": _lib.MODES["symmetric"]}
-
+MODES = _ops.MODES
 _CONSTANT = MODES["constant"]
-
-
-try:
-    from torch._prims_common import suggest_memory_format as _torch_suggest
-except ImportError:  # pragma: no cover - a torch without the Python port of it
-    _torch_suggest = None
-
-
-def _suggest_memory_format(x):
-    """at::suggest_memory_format: the layout torch's constant padding gives its output."""
-    if x.dim() not in (4, 5):
-        return torch.contiguous_format
-    if _torch_suggest is not None:
-        return _torch_suggest(x)
-    fmt = torch.channels_last if x.dim() == 4 else torch.channels_last_3d
-    if x.is_contiguous(memory_format=fmt) and not x.is_contiguous():
-        return fmt
-    return torch.contiguous_format
+_suggest_memory_format = _ops.suggest_memory_format
+native_ok = _ops.native_ok
 
 
 _value_cache = {}  # (dtype, type(value), repr(value)) -> pad value bytes
@@ -67,12 +67,6 @@ def value_bytes(value, dtype):
     return data
 
 
-def native_ok(x):
-    """Can libndpad read this tensor's memory directly?"""
-    return (x.device.type == "cpu" and x.layout == torch.strided and not x.is_quantized
-            and x.dtype is not torch.complex32 and x.dim() <= _lib.MAX_RANK)
-
-
 def run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format):
     """libndpad: pad `x` (a plain strided CPU tensor) into a new tensor of `memory_format`.
     Negative pads crop; borders come from the whole input (api.md)."""
@@ -80,8 +74,6 @@ def run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format):
     new_shape = [d + b + e for d, b, e in zip(shape, pads_begin, pads_end)]
     out = torch.empty(new_shape, dtype=x.dtype, memory_format=memory_format)
     if out.numel() == 0:
-        if x.numel() == 0 and mode != _CONSTANT and any(n for n in new_shape):
-            _check(x, pads_begin, pads_end, mode)  # ndpad's error for an empty axis
         return out
     if x.is_conj() or x.is_neg():
         x = x.resolve_conj().resolve_neg()  # the lazy bits are not in the memory
@@ -94,51 +86,6 @@ def run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format):
         raise RuntimeError("ndpad.torch.pad: %s" % exc.message) from None
     del keep
     return out
-
-
-def _check(x, pads_begin, pads_end, mode):
-    problem, keep = _lib.make_problem(mode, x.element_size(), x.shape, pads_begin, pads_end)
-    try:
-        _lib.output_shape(problem)
-    except _lib.NdpadValueError as exc:
-        raise RuntimeError("ndpad.torch.pad: %s" % exc.message) from None
-    del keep
-
-
-class _Pad(torch.autograd.Function):
-    """run() with the gradient of its index map (sums over the copies; crops get zeros)."""
-
-    @staticmethod
-    def forward(ctx, x, pads_begin, pads_end, crop_first, mode, pad_value, threads,
-                memory_format):
-        ctx.shape = tuple(x.shape)
-        ctx.maps = (pads_begin, pads_end, crop_first, mode)
-        return _forward(x, pads_begin, pads_end, crop_first, mode, pad_value, threads,
-                        memory_format)
-
-    @staticmethod
-    def backward(ctx, grad):
-        pads_begin, pads_end, crop_first, mode = ctx.maps
-        maps = index_maps(ctx.shape, pads_begin, pads_end, mode, crop_first)
-        return (pad_backward(grad, ctx.shape, maps),) + (None,) * 7
-
-
-def _forward(x, pads_begin, pads_end, crop_first, mode, pad_value, threads, memory_format):
-    if mode == _CONSTANT and all(p <= 0 for p in pads_begin) and \
-            all(p <= 0 for p in pads_end):
-        # Only crops: torch returns a clone of the narrowed input (in the input's layout).
-        for k, (b, e) in enumerate(zip(pads_begin, pads_end)):
-            if b or e:
-                x = x.narrow(k, -b, x.shape[k] + b + e)
-        return x.clone()
-    if crop_first:
-        # torch's circular padding crops first and wraps the cropped tensor.
-        for k, (b, e) in enumerate(zip(pads_begin, pads_end)):
-            if b < 0 or e < 0:
-                x = x.narrow(k, max(-b, 0), x.shape[k] + min(b, 0) + min(e, 0))
-        pads_begin = [max(b, 0) for b in pads_begin]
-        pads_end = [max(e, 0) for e in pads_end]
-    return run(x, pads_begin, pads_end, mode, pad_value, threads, memory_format)
 
 
 def per_dim_pads(pad, ndim):
@@ -169,17 +116,6 @@ def per_dim_pads(pad, ndim):
     return pads_begin, pads_end
 
 
-def _check_sizes(shape, pads_begin, pads_end, crop_first):
-    for k, (d, b, e) in enumerate(zip(shape, pads_begin, pads_end)):
-        if d + b + e < 0 or crop_first and d + min(b, 0) + min(e, 0) < 0:
-            raise RuntimeError("ndpad.torch.pad: pad (%d, %d) on dimension %d of size %d "
-                               "gives a negative size" % (b, e, k, d))
-        if crop_first and d + min(b, 0) + min(e, 0) == 0 and d + b + e > 0:
-            raise RuntimeError("ndpad.torch.pad: circular pad (%d, %d) on dimension %d of "
-                               "size %d crops all of it and has nothing to wrap"
-                               % (b, e, k, d))
-
-
 def pad(input, pad, mode="constant", value=None, *, threads=None):
     """torch.nn.functional.pad's call and result, computed by libndpad.
 
@@ -199,8 +135,12 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
     pattern, as numpy >= 2.1 does; torch needs reflect pads < size and circular pads <=
     size). "circular" crops first and wraps the cropped tensor, as torch does; the other
     modes take their borders from the whole input, as torch does. The result is a new
-    tensor laid out as F.pad lays it out (constant keeps channels_last, the other modes
-    are contiguous). The gradient sums over the positions each element was copied to."""
+    tensor laid out as F.pad lays it out (constant keeps channels_last, and so do
+    reflect and replicate in torch 2; circular and symmetric are contiguous). The
+    gradient sums over the positions each element was copied to.
+
+    This is the operator torch.ops.ndpad.pad (schema, fake kernel, autograd registered
+    with it): torch.compile(fullgraph=True) and torch.export keep it as one opaque call."""
     if not isinstance(input, torch.Tensor):
         raise TypeError("pad(): argument 'input' (position 1) must be Tensor, not %s"
                         % type(input).__name__)
@@ -223,30 +163,38 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
             raise RuntimeError("ndpad.torch.pad: mode 'symmetric' needs a strided CPU tensor "
                                "of at most %d dimensions" % _lib.MAX_RANK)
         return torch.nn.functional.pad(input, pad, mode, value)
-    if threads is None:
-        threads = torch.get_num_threads()
-    else:
+    if threads is not None:
         threads = threads_arg(threads)
-    mode_id = MODES[mode]
-    crop_first = mode == "circular"
-    _check_sizes(input.shape, pads_begin, pads_end, crop_first)
-    if mode == "constant":
+    if mode == "constant" and value is not None:
         # F.pad takes a float (its schema: float? value) and fills with it.
-        if value is not None and (isinstance(value, (complex, str, bytes)) or
-                                  isinstance(value, torch.Tensor) and value.is_complex()):
+        if isinstance(value, (complex, str, bytes)) or \
+                isinstance(value, torch.Tensor) and value.is_complex():
             raise TypeError("pad(): argument 'value' (position 4) must be float, not %s"
                             % type(value).__name__)
-        pad_value = value_bytes(0.0 if value is None else float(value), input.dtype)
-        memory_format = _suggest_memory_format(input)
-    else:
-        pad_value = None
-        memory_format = torch.contiguous_format
-    if input.requires_grad and torch.is_grad_enabled():
-        return _Pad.apply(input, pads_begin, pads_end, crop_first, mode_id, pad_value,
-                          threads, memory_format)
-    return _forward(input, pads_begin, pads_end, crop_first, mode_id, pad_value, threads,
-                    memory_format)
+        value = float(value)
+    return torch.ops.ndpad.pad(input, [int(p) for p in pad], mode, value, threads)
+
+
+def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads=None):
+    """The crop form (OpenVINO Pad-12, ndpad.crop_pad): one (begin, end) per dimension,
+    first dimension first; negative pads crop; borders come from the whole input in every
+    mode, "circular" included (numpy's "wrap"). Modes and value as pad(); the operator is
+    torch.ops.ndpad.crop_pad, with the same autograd, fake kernel and compile support."""
+    if not isinstance(input, torch.Tensor):
+        raise TypeError("crop_pad(): argument 'input' must be Tensor, not %s"
+                        % type(input).__name__)
+    if mode not in MODES:
+        raise NotImplementedError("Unrecognised padding mode %s" % (mode,))
+    pads_begin = [int(p) for p in pads_begin]
+    pads_end = [int(p) for p in pads_end]
+    if len(pads_begin) != input.dim() or len(pads_end) != input.dim():
+        raise RuntimeError("crop_pad(): %d pads_begin and %d pads_end for %d dimensions"
+                           % (len(pads_begin), len(pads_end), input.dim()))
+    if threads is not None:
+        threads = threads_arg(threads)
+    return torch.ops.ndpad.crop_pad(input, pads_begin, pads_end, mode, float(value), threads)
 
 
 from ._torch_install import backend, install, installed, uninstall  # noqa: E402 (uses run)
+from ._torch_native import build as build_native  # noqa: E402
 from ._torch_native import status as native_status  # noqa: E402

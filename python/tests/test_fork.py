@@ -157,7 +157,7 @@ def test_fork_while_threads_use_the_python_plan_cache():
 def test_fork_while_threads_use_the_torch_native_plan_cache():
     """Issue 35, defect 1: the native torch kernels' plan cache (std::mutex), held by
     another thread at the fork, hung the child's F.pad (3 of 73 children)."""
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", minversion="2.4")
     import torch.nn.functional as F
     import ndpad.torch as nt
     from ndpad import _torch_native

@@ -136,7 +136,7 @@ def test_large_dask_windows_past_2_pow_32():
 def test_large_torch_output_beyond_2_pow_32_elements():
     """F.pad's constant mode (torch's reflection and replication kernels take no uint8, and
     ndpad's keep torch's dtype rules) on a 4.06 GiB output, through the native kernels."""
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", minversion="2.4")
     import torch.nn.functional as F
     import ndpad.torch as nt
     from ndpad import _torch_native

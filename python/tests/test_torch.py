@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", minversion="2.4")
 F = torch.nn.functional
 
 import ndpad.torch as nt  # noqa: E402
@@ -260,7 +260,7 @@ def test_errors_are_torchs():
         nt.pad(x, (-4, 1), "circular")
     with pytest.raises(RuntimeError):  # torch's own conversion error
         nt.pad(torch.zeros(3, dtype=torch.uint8), (1, 1), value=-1)
-    with pytest.raises(RuntimeError, match="axis 0"):  # an empty axis to reflect from
+    with pytest.raises(RuntimeError, match="dimension 0 of size 0"):  # nothing to reflect
         nt.pad(torch.zeros(0, 3), (1, 1, 1, 1), "reflect")
     with pytest.raises(TypeError):
         nt.pad([1, 2, 3], (1, 1))
@@ -347,23 +347,25 @@ def _native_available():
 
 
 class Routed:
-    """install() of one implementation with threshold 0; len() counts the calls ndpad ran
-    (the native kernels' own counter, or the Python kernels' calls of nt.run)."""
+    """install() with threshold 0; len() counts the calls ndpad ran (the native kernels' own
+    counter, or the Python kernels' calls of libndpad through ctypes)."""
 
     def __init__(self, native, monkeypatch):
+        from ndpad import _torch_ops
         self.native = native
         self.calls = []
         if not native:
-            run = nt.run
+            for module, name in ((nt, "run"), (_torch_ops, "_ctypes_kernel")):
+                monkeypatch.setattr(module, name, self._counting(getattr(module, name)))
 
-            def counting_run(*args, **kwargs):
-                self.calls.append(args[3])
-                return run(*args, **kwargs)
-
-            monkeypatch.setattr(nt, "run", counting_run)
+    def _counting(self, fn):
+        def counting(*args, **kwargs):
+            self.calls.append(args[3])
+            return fn(*args, **kwargs)
+        return counting
 
     def install(self, threshold=0):
-        nt.install(threshold=threshold, native=self.native)
+        nt.install(threshold=threshold)
         assert nt.backend() == ("native" if self.native else "python")
 
     def __len__(self):
@@ -372,16 +374,15 @@ class Routed:
         return len(self.calls)
 
 
-@pytest.fixture(params=["native", "python"])
-def installed(request, monkeypatch):
-    """Each installed test runs with the native kernels (skipped when they are not built,
-    a failure under NDPAD_TEST_NATIVE=1, as in CI) and with the Python kernels."""
-    native = request.param == "native"
-    if native and not _native_available():
-        if os.environ.get("NDPAD_TEST_NATIVE") == "1":
-            pytest.fail("NDPAD_TEST_NATIVE=1 but the native kernels are not used: %s"
-                        % nt.native_status())
-        pytest.skip("native kernels not built: %s" % nt.native_status())
+@pytest.fixture
+def installed(monkeypatch):
+    """install() of this process's implementation: the native kernels unless
+    NDPAD_TORCH_NATIVE=0 (one implementation per process: ci/test-torch.sh runs these
+    tests once with each); NDPAD_TEST_NATIVE=1 makes missing native kernels a failure."""
+    native = _native_available()
+    if not native and os.environ.get("NDPAD_TEST_NATIVE") == "1":
+        pytest.fail("NDPAD_TEST_NATIVE=1 but the native kernels are not used: %s"
+                    % nt.native_status())
     routed = Routed(native, monkeypatch)
     routed.install()
     yield routed
@@ -422,7 +423,7 @@ def test_install_keeps_torchs_errors_and_small_tensors(installed):
     with pytest.raises(RuntimeError):
         F.pad(x, (3, 3), "reflect")  # torch: pads must be < the dimension
     with pytest.raises(RuntimeError):
-        F.pad(x.int(), (1, 1), "replicate")  # torch's kernel has no int
+        F.pad(x.bool(), (1, 1), "replicate")  # torch 2's kernel has no bool
     with pytest.raises(RuntimeError):
         F.pad(x, (4, 4), "circular")
     # Output elements below the threshold: torch's own kernel (result and error); from it
@@ -463,8 +464,10 @@ def test_uninstall_restores_torch(installed):
 
 
 def test_native_kernels_are_used_when_built():
-    """install() picks the native kernels when they load, else the Python ones; both can
-    be swapped in and out, and the native ones really run (their counter moves)."""
+    """install() picks the native kernels when they load (compiled at first use), else the
+    Python ones; the first install() fixes the implementation for the process (asking for
+    the other one raises, and changes nothing); the native ones really run (their counter
+    moves)."""
     from ndpad import _torch_native
     native = _native_available()
     if os.environ.get("NDPAD_TEST_NATIVE") == "1":
@@ -473,6 +476,10 @@ def test_native_kernels_are_used_when_built():
         nt.install(threshold=0)
         assert nt.backend() == ("native" if native else "python")
         assert nt.native_status().startswith("native: " if native else "python: ")
+        with pytest.raises(RuntimeError, match="registered the %s kernels"
+                           % ("native" if native else "python")):
+            nt.install(native=not native)
+        assert nt.backend() == ("native" if native else "python")
         if native:
             x = torch.randn(1, 2, 8, 8)
             routed, kept = torch.ops.ndpad.calls()
@@ -481,10 +488,10 @@ def test_native_kernels_are_used_when_built():
             nt.install(threshold=10 ** 6)  # again: only the threshold changes
             F.pad(x, (1, 1, 1, 1), "replicate")
             assert torch.ops.ndpad.calls() == [routed + 2, kept + 1]
-        nt.install(threshold=0, native=False)
-        assert nt.backend() == "python"
-        nt.install(threshold=0)
-        assert nt.backend() == ("native" if native else "python")
+            nt.uninstall()
+            F.pad(x, (1, 1, 1, 1), "replicate")  # registered, switched off: torch's
+            assert torch.ops.ndpad.calls()[0] == routed + 2
+            assert torch.ops.ndpad.registered() and not torch.ops.ndpad.installed()
     finally:
         nt.uninstall()
     assert nt.backend() is None
@@ -578,8 +585,8 @@ def test_install_threshold_default_is_measured_value():
         want = _torch_install.THRESHOLD if nt.backend() == "native" else \
             _torch_install.PYTHON_THRESHOLD
         assert _torch_install._state["threshold"] == want > 0
-        nt.install(native=False)
-        assert _torch_install._state["threshold"] == _torch_install.PYTHON_THRESHOLD
+        nt.install(threshold=5)
+        assert _torch_install._state["threshold"] == 5
     finally:
         nt.uninstall()
 

@@ -1,0 +1,315 @@
+"""ndpad.torch's torch 2 operators: ndpad::pad, ndpad::crop_pad and ndpad::pad_backward
+under torch.library.opcheck (schema, fake kernel, autograd registration, AOT dispatch) on
+samples of every mode, dtype class and memory format; torch.compile(fullgraph=True) and
+torch.export; double backward through the same operators; install() on every CPU dtype
+torch 2 pads (bf16 and fp16 included) and channels_last; install()/uninstall() while other
+threads pad; the native kernels built at first use."""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", minversion="2.4")
+F = torch.nn.functional
+
+import ndpad.torch as nt  # noqa: E402
+from ndpad import _torch_ops  # noqa: E402
+
+MODES = ["constant", "reflect", "replicate", "circular", "symmetric"]
+DTYPE_CLASSES = [torch.bool, torch.uint8, torch.int32, torch.int64, torch.float16,
+                 torch.bfloat16, torch.float32, torch.float64, torch.complex64]
+FORMATS = ["contiguous", "channels_last", "permuted", "sliced"]
+
+
+def sample(dtype, fmt, shape=(2, 3, 5, 6), seed=0):
+    g = torch.Generator().manual_seed(seed)
+    if dtype is torch.bool:
+        x = torch.rand(shape, generator=g) < 0.5
+    elif dtype.is_floating_point or dtype.is_complex:
+        x = torch.randn(shape, generator=g, dtype=torch.float64).to(dtype)
+    else:
+        x = torch.randint(-50, 50, shape, generator=g).to(dtype)
+    if fmt == "channels_last":
+        return x.contiguous(memory_format=torch.channels_last)
+    if fmt == "permuted":
+        return x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)[:, :, :, 1:]
+    if fmt == "sliced":
+        return torch.cat([x, x], -1)[..., ::2]
+    return x
+
+
+def same(got, want):
+    assert got.shape == want.shape and got.dtype == want.dtype and got.stride() == \
+        want.stride(), (got.shape, got.stride(), want.stride())
+    assert torch.equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_CLASSES, ids=str)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_opcheck_every_mode_dtype_and_format(dtype, fmt):
+    for mode in MODES:
+        grad = dtype.is_floating_point and dtype not in (torch.float16, torch.bfloat16)
+        x = sample(dtype, fmt).requires_grad_(grad)
+        value = 1.0 if mode == "constant" and dtype is not torch.bool else None
+        torch.library.opcheck(torch.ops.ndpad.pad.default, (x, [2, 1, 1, -1], mode, value))
+        torch.library.opcheck(torch.ops.ndpad.crop_pad.default,
+                              (x, [0, 1, -1, 2], [1, 0, 2, -1], mode, 0.0))
+        if grad:
+            shape = [d + b + e for d, b, e in zip(x.shape, [1, 0, 2, -1], [0, 1, 0, 2])]
+            g = torch.randn(shape, dtype=dtype)
+            torch.library.opcheck(torch.ops.ndpad.pad_backward.default,
+                                  (g.requires_grad_(), list(x.shape), [1, 0, 2, -1],
+                                   [0, 1, 0, 2], mode, mode == "circular"))
+
+
+def test_results_and_layouts_are_f_pads():
+    """Values and strides of F.pad (torch 2 keeps channels_last in reflect and replicate)
+    for every format, the operators' CPU kernel and fake kernel alike; large enough too
+    for the transposing pads (channels_last in, contiguous out) to transpose first."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    for dtype in (torch.float32, torch.bfloat16, torch.float16, torch.int32):
+        for fmt, shape in [(f, (2, 3, 5, 6)) for f in FORMATS] + [
+                ("channels_last", (2, 8, 20, 30)), ("permuted", (1, 16, 17, 19))]:
+            x = sample(dtype, fmt, shape)
+            for mode in ("constant", "reflect", "replicate", "circular"):
+                for pad in [(1, 2, 2, 1), (-1, 2, 1, -1), (1, 1), (0, 0, 0, 0, 1, 1)]:
+                    try:
+                        want = F.pad(x, pad, mode)
+                    except (RuntimeError, NotImplementedError):
+                        continue
+                    got = nt.pad(x, pad, mode)
+                    same(got, want)
+                    with FakeTensorMode() as mode_:
+                        fake = torch.ops.ndpad.pad(mode_.from_tensor(x), list(pad), mode)
+                    assert fake.shape == want.shape and fake.stride() == want.stride()
+
+
+class PadModel(torch.nn.Module):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+
+    def forward(self, x):
+        y = nt.pad(x, (1, 1, 1, 1), self.mode)
+        y = self.conv(y).relu()
+        return nt.crop_pad(y, [0, 0, 2, 1], [0, 0, -1, 3], self.mode) * 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_compile_fullgraph_matches_eager(mode):
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = PadModel(mode)
+    x = torch.randn(2, 3, 9, 10, requires_grad=True)
+    want = model(x)
+    gw, = torch.autograd.grad(want.square().sum(), x)
+    compiled = torch.compile(model, fullgraph=True)
+    got = compiled(x)
+    gg, = torch.autograd.grad(got.square().sum(), x)
+    assert torch.allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert torch.allclose(gg, gw, rtol=1e-4, atol=1e-4)
+    # and against torch's own padding where torch has the mode
+    if mode != "symmetric":
+        ref = F.pad(x, (1, 1, 1, 1), mode)
+        assert torch.equal(torch.compile(lambda t: nt.pad(t, (1, 1, 1, 1), mode),
+                                         fullgraph=True)(x), ref)
+
+
+def test_compile_graph_holds_one_opaque_operator():
+    torch._dynamo.reset()
+    graphs = []
+
+    def backend(gm, inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    f = torch.compile(lambda t: nt.pad(t, (2, 2, 2, 2), "reflect") + 1, backend=backend,
+                      fullgraph=True)
+    x = torch.randn(1, 2, 8, 8)
+    assert torch.equal(f(x), F.pad(x, (2, 2, 2, 2), "reflect") + 1)
+    targets = [n.target for n in graphs[0].graph.nodes if n.op == "call_function"]
+    assert torch.ops.ndpad.pad.default in targets or torch.ops.ndpad.pad in targets, targets
+
+
+def test_export():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return nt.pad(x, (1, 2, 3, 1), "symmetric") + nt.crop_pad(
+                x, [0, 0, -1, 1], [0, 0, 2, -1], "circular").sum()
+
+    x = torch.randn(2, 3, 6, 7)
+    ep = torch.export.export(M(), (x,))
+    targets = {str(n.target) for n in ep.graph.nodes if n.op == "call_function"}
+    assert "ndpad.pad.default" in targets and "ndpad.crop_pad.default" in targets, targets
+    y = torch.randn(2, 3, 6, 7)
+    assert torch.equal(ep.module()(y), M()(y))
+
+
+def test_double_backward_runs_through_the_operators():
+    x = torch.randn(2, 3, 5, 6, dtype=torch.float64, requires_grad=True)
+    for mode in MODES:
+        y = nt.pad(x, (2, 1, 1, -1), mode)
+        g = torch.randn_like(y, requires_grad=True)
+        gx, = torch.autograd.grad(y, x, g, create_graph=True)
+        assert "PadBackward" in type(gx.grad_fn).__name__ or \
+            "pad_backward" in str(gx.grad_fn).lower(), gx.grad_fn
+        # the gradient of the gradient with respect to g is the pad itself
+        v = torch.randn_like(gx)
+        gg, = torch.autograd.grad(gx, g, v)
+        assert torch.equal(gg, nt.pad(v, (2, 1, 1, -1), mode) if mode != "constant"
+                           else F.pad(v, (2, 1, 1, -1)))
+        assert torch.autograd.gradgradcheck(lambda t: nt.pad(t, (2, 1, 1, -1), mode), (x,))
+        assert torch.autograd.gradgradcheck(
+            lambda t: nt.crop_pad(t, [0, 1, -1, 2], [1, 0, 2, -1], mode), (x,))
+
+
+def test_gather_kernel_of_other_devices_matches_libndpad():
+    """The CompositeExplicitAutograd kernel (every device but CPU) against the CPU one."""
+    for dtype in (torch.float32, torch.int16, torch.bool):
+        x = sample(dtype, "sliced")
+        for mode in MODES:
+            for pb, pe in [([0, 1, -1, 7], [1, 0, 9, -1]), ([1, 0, 0, 0], [0, 0, 0, 2])]:
+                want = nt.crop_pad(x, pb, pe, mode, 1.0 if mode == "constant" else 0.0)
+                got = torch.empty_like(want)
+                _torch_ops._gather_kernel(x, pb, pe, mode, 1.0 if mode == "constant" else None,
+                                          None, got)
+                assert torch.equal(got, want), (dtype, mode, pb, pe)
+
+
+# -- install() on torch 2 ----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16,
+                                   torch.complex64, torch.int32, torch.uint8], ids=str)
+def test_install_every_cpu_dtype_and_channels_last(dtype):
+    """What F.pad and the padding modules dispatch to, for every dtype torch 2 pads on the
+    CPU and both 4-D layouts: routed to ndpad (the counter moves) and torch's result."""
+    from test_torch import Routed, _native_available
+    native = _native_available()
+    mp = pytest.MonkeyPatch()
+    routed = Routed(native, mp)
+    cases = []
+    for fmt in ("contiguous", "channels_last"):
+        x = sample(dtype, fmt, shape=(2, 4, 9, 10))
+        x5 = sample(dtype, "contiguous", shape=(1, 2, 4, 5, 6))
+        if fmt == "channels_last":
+            x5 = x5.contiguous(memory_format=torch.channels_last_3d)
+        for mode in ("constant", "reflect", "replicate", "circular"):
+            for t, pad in ((x, (1, 2, 2, 1)), (x5, (1, 1, 2, 0, 1, 1)), (x[:, 0], (2, 2))):
+                try:
+                    cases.append((t, pad, mode, F.pad(t, pad, mode)))
+                except (RuntimeError, NotImplementedError):
+                    pass
+        mods = [torch.nn.ReflectionPad2d(2), torch.nn.ReplicationPad2d((1, 0, 2, 1)),
+                torch.nn.ZeroPad2d(1), torch.nn.ConstantPad2d(1, 3.0)]
+        for m in mods:
+            try:
+                cases.append((x, m, None, m(x)))
+            except RuntimeError:
+                pass
+    assert cases
+    try:
+        routed.install()
+        for t, pad, mode, want in cases:
+            before = len(routed)
+            got = pad(t) if mode is None else F.pad(t, pad, mode)
+            assert len(routed) == before + 1, (dtype, pad, mode, t.stride())
+            same(got, want)
+    finally:
+        nt.uninstall()
+        mp.undo()
+
+
+def test_install_uninstall_while_four_threads_pad():
+    """torch's dispatcher must not see kernels added or removed while it dispatches: the
+    kernels are registered once, and install()/uninstall() switch a flag. Four threads pad
+    (F.pad in every mode, nn modules, a conv model, ndpad.torch.pad) while a fifth toggles
+    install()/uninstall() as fast as it can; every result is torch's."""
+    torch.manual_seed(1)
+    x = torch.randn(2, 4, 20, 21)
+    conv = torch.nn.Conv2d(4, 4, 3, padding=1, padding_mode="reflect")
+    calls = [(lambda m=m: F.pad(x, (2, 1, 1, 2), m)) for m in
+             ("constant", "reflect", "replicate", "circular")]
+    calls += [lambda: torch.nn.ReflectionPad2d(3)(x), lambda: conv(x).detach(),
+              lambda: nt.pad(x, (1, 1, 1, 1), "symmetric")]
+    want = [c() for c in calls]
+    nt.install(threshold=0)  # the first install() registers, before the threads start
+    nt.uninstall()
+    stop = time.monotonic() + float(os.environ.get("NDPAD_TEST_TOGGLE_SECONDS", "4"))
+    errors, counts = [], [0] * 5
+
+    def pad_loop(k):
+        try:
+            i = k
+            while time.monotonic() < stop:
+                j = i % len(calls)
+                got = calls[j]()
+                if not torch.equal(got, want[j]):
+                    errors.append("thread %d call %d differs" % (k, j))
+                    return
+                counts[k] += 1
+                i += 1
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append("thread %d: %r" % (k, exc))
+
+    def toggle():
+        try:
+            while time.monotonic() < stop:
+                nt.install(threshold=0)
+                counts[4] += 1
+                nt.uninstall()
+        except Exception as exc:  # noqa: BLE001
+            errors.append("toggler: %r" % exc)
+
+    threads = [threading.Thread(target=pad_loop, args=(k,)) for k in range(4)]
+    threads.append(threading.Thread(target=toggle))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    nt.uninstall()
+    assert not errors, errors
+    assert min(counts[:4]) > 10 and counts[4] > 100, counts
+
+
+def test_first_use_build_in_a_fresh_cache(tmp_path):
+    """The native kernels compiled at first use into a per-torch cache, in a new process:
+    install() builds them (NDPAD_TORCH_CACHE empty), a second process finds them cached.
+    Skipped without a C++ compiler; NDPAD_TEST_BUILD=0 skips it (it takes ~30 s)."""
+    if os.environ.get("NDPAD_TEST_BUILD") == "0":
+        pytest.skip("NDPAD_TEST_BUILD=0")
+    import shutil
+    if not shutil.which(os.environ.get("CXX") or "c++"):
+        pytest.skip("no C++ compiler")
+    env = dict(os.environ, NDPAD_TORCH_CACHE=str(tmp_path))
+    env.pop("NDPAD_TORCH_NATIVE", None)
+    code = ("import torch, torch.nn.functional as F, ndpad.torch as nt; nt.install(); "
+            "x = torch.randn(1, 4, 40, 40); y = F.pad(x, (1, 1, 1, 1), 'reflect'); "
+            "print(nt.native_status()); print(torch.ops.ndpad.calls()[0]); "
+            "nt.uninstall(); assert torch.equal(y, F.pad(x, (1, 1, 1, 1), 'reflect'))")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    status, routed = first.stdout.split()[-2:] if False else first.stdout.splitlines()[-2:]
+    assert status.startswith("native: " + str(tmp_path)) and int(routed) >= 1, first.stdout
+    assert "compiling the native kernels" in first.stderr
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert second.returncode == 0, second.stderr
+    assert "compiling" not in second.stderr and second.stdout.startswith("native: ")
+    env["NDPAD_TORCH_CACHE"] = str(tmp_path / "none")
+    env["NDPAD_TORCH_BUILD"] = "0"
+    third = subprocess.run([sys.executable, "-c", code.replace("nt.install()",
+                                                               "nt.install(); assert "
+                                                               "nt.backend() == 'python'")
+                            .replace("print(torch.ops.ndpad.calls()[0]); ", ""),
+                            ], env=env, capture_output=True, text=True, timeout=120)
+    assert third.returncode == 0, third.stderr
+    assert third.stdout.startswith("python: ") and "NDPAD_TORCH_BUILD=0" in third.stdout
