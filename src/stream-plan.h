@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "plan.h"
+#include "stream/table.h"
 
 /* The block width: one AVX-512 vector; the pad pattern is two of them. */
 #define NDPAD_STREAM_BLOCK 64
@@ -201,69 +202,6 @@ NDPAD_INTERNAL void ndpad_stream_destroy(ndpad_stream *stream);
 /* Tiles run by ndpad_stream_run since the library was loaded (relaxed, one add per tile):
  * lets test-stream prove that plans with a stream really execute through it. */
 NDPAD_INTERNAL extern _Atomic unsigned long long ndpad_stream_tiles_run;
-
-/* CONSTANT rows of 64 bytes up to this take the BLOCKS kernel with row_masks (16 bytes of
- * table per row byte); from it on, constant_blocks(). One thread, 4 MiB of fp32 rows, back
- * to back, against the executor's rows: 96 B 2.4 -> 1.6 of a memcpy, 128 B 1.9 -> 1.3,
- * 160 B 2.1 -> 1.3, 256 B 1.35 -> 1.2, 392 B 1.31 -> 1.16, 448 B 1.23 -> 1.13, 504 B 1.20 ->
- * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
-#define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
-
-/* CONSTANT planes of at most NDPAD_STREAM_MAX_PLANE_BYTES whose blocks take at most
- * NDPAD_STREAM_MAX_PLANE_PHASES places in a plane (8 bytes of table each), in rows under
- * NDPAD_STREAM_MAX_PLANE_ROW_BYTES, take the PLANES kernel where the level has one. One
- * thread, back to back, ratio to a memcpy, against the row masks of the BLOCKS kernel:
- * 128 x 28 x 28 fp32 (120-byte rows, 3.5 KiB planes) 1.16 -> 0.99 (2 threads 1.60 ->
- * 1.07), 64 x 30 x 62 fp32 (256 B, 8 KiB) 1.54 -> 0.92, 64 x 56 x 56 fp32 (232 B, 13 KiB)
- * 1.13 -> 1.08, 64 x 28 x 28 fp16 1.29 -> 1.01, 64 x 14 x 14 fp64 1.29 -> 0.94; planes up
- * to 64 KiB gained 2-4% more (16 x 112 x 112 fp32 1.15 -> 1.12), not worth their tables.
- * An output whose start is not on a 64-byte boundary takes unaligned stores (256 x 14 x 14
- * uint8 at 4 bytes past one: 1.06 -> 1.21, against blocks aligned to the address).
- * RUN: the fewest entries the table holds (stream above), so that the kernel's loop runs
- * over that many blocks at least between two returns to the table's start. */
-#define NDPAD_STREAM_MAX_PLANE_BYTES     16384
-#define NDPAD_STREAM_MAX_PLANE_PHASES    2048
-#define NDPAD_STREAM_MAX_PLANE_ROW_BYTES 1024
-#define NDPAD_STREAM_PLANE_RUN           16
-/* PLANES_16: at most this many 16-byte block positions a plane period (18 bytes of table
- * each, kept in L1), on rows under NDPAD_STREAM_MAX_PLANE16_ROW_BYTES, where the level has
- * no PLANES kernel and no row masks serve. AVX2, one thread, back to back, ratio to a
- * memcpy, against the ROWS kernel: 512 x 7 x 7 fp32 5.7 -> 1.3, uint8 26 -> 1.5, 256 x 14
- * x 14 uint8 8.7 -> 1.3, 64 x 28 x 28 fp16 2.7 -> 1.5, 128 x 28 x 28 fp32 (120-byte rows)
- * 1.6 -> 1.2; but 32 x 6 x 30 fp32 (128-byte rows) 1.5 -> 1.8 and 248-byte rows 1.2 -> 1.6:
- * a row of a few vectors costs ROWS little, while these blocks cost the same at any length
- * (seven loads a 64-byte run). RUN: the blocks of one pass of the AVX2 loop. */
-#define NDPAD_STREAM_MAX_PLANE16_PHASES    256
-#define NDPAD_STREAM_PLANE16_RUN           4
-#define NDPAD_STREAM_MAX_PLANE16_ROW_BYTES 128
-
-/* PLANES_PERMUTE: rows under NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES, at most
- * NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS a plane, whose blocks take at most
- * NDPAD_STREAM_MAX_PERMUTE_PHASES places in their planes and read at most 128 input bytes
- * each. The phases are as many as the one-shot plan cache holds tables for (68 bytes
- * each): making them costs about 40 ns a phase, 3 us for the 81 of a 7 x 7 uint8 map,
- * where 225 (28 x 28 uint8, 1.9 us a call planned) cost a one-shot call 6 us. */
-/* Against SHORT_ROWS (a permute and a store a row), one thread, back to back, ratio to a
- * memcpy: 512 x 7 x 7 fp32 reflect (36-byte rows) 2.41 -> 1.73, edge 1.76 -> 1.59; but 64
- * x 38 x 38 uint8 (40 B) 1.54 -> 1.63, 64 x 22 x 22 fp16 (48 B) 1.28 -> 1.69, 128 x 8 x 8
- * fp32 (40 B) 1.34 -> 1.51. Rows of 32 or 48 bytes take SHORT_ROWS_16 (a shuffle and a
- * whole store a 16-byte segment) where the level has it: 128 x 14 x 14 fp16 reflect 1.42
- * against 1.68, 256 x 6 x 6 fp32 1.39 against 1.73, 64 x 30 x 30 uint8 1.43 against 1.64. */
-#define NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES  40
-#define NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS 1024
-#define NDPAD_STREAM_MAX_PERMUTE_PHASES     96
-
-/* Where a plan holds its rows' list: rows of at least 16 bytes (the list is at most half
- * the output's bytes; listing the rows per tile cost small outputs more than their copy,
- * one thread, back to back: NHWC 1x224x224x3 fp32 padded to 4 channels, 16-byte rows, 1.8
- * -> 1.3 of a memcpy; 512 x 7 x 7 fp32 padded by 1, 36-byte rows, 3.8 -> 1.6; 512 x 14 x 14,
- * 64-byte rows, 1.5 -> 1.0; 128 x 28 x 28, 120-byte rows, 2.0 -> 1.4) and under 1 KiB
- * (longer rows spend too little per row on listing to pay for the list at plan time: conv's
- * 1032-byte rows ran no faster with it, and its planning took 3.6 instead of 1.1 us), at
- * most 2^20 of them (8 MiB of offsets). */
-#define NDPAD_STREAM_MIN_LIST_ROW_BYTES 16
-#define NDPAD_STREAM_MAX_LIST_ROW_BYTES 1024
-#define NDPAD_STREAM_MAX_ROW_LIST       ((int64_t)1 << 20)
 
 /* Whether executions of `plan` take its output stream: it has one and its tiles are whole
  * rows, not asked for the row executor (an in-place execution never does). */

@@ -26,6 +26,7 @@
 #include "plan.h"
 #include "ref/ndpad-ref.h"
 #include "stream-plan.h"
+#include "stream/strategy.h"
 
 #define GUARD    64
 #define SENTINEL 0xA5
@@ -297,6 +298,9 @@ static void test_fixed_shapes(void **state)
         /* fp32 rows of 120 bytes back to back in the input (a 28 x 28 feature map's): the
          * row masks' vpexpandd blocks, every phase of a row against the block grid */
         {4, 17, 28, 1, 1},
+        /* borders of 100 bytes over 600-byte rows: beyond one 64-byte window of their source
+         * row in the modes that mirror or wrap it (the BLOCKS row declines them) */
+        {1, 3, 600, 100, 100},
     };
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;
@@ -413,6 +417,30 @@ static void test_planes_permute(void **state)
     }
 }
 
+/* Every row of the strategy table (stream/table.h) that a level this CPU runs has the
+ * kernels for was chosen by one of the fixed shapes above (after them: it reads what they
+ * planned), so that no row of the table is dead. */
+static void test_every_strategy_chosen(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ndpad_stream_strategy_count; k++) {
+        const ndpad_stream_strategy *s = ndpad_stream_strategies[k];
+        bool reachable = false;
+        for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+            if (!isa_available(isas[i])) continue;
+            const ndpad_kernels *kernels = ndpad_kernels_select((ndpad_isa)isas[i], 4);
+            reachable =
+                reachable ||
+                (kernels->stream[s->kind] != NULL &&
+                 (s->requires == NDPAD_STREAM_KIND_COUNT || kernels->stream[s->requires] != NULL));
+        }
+        const unsigned long long chosen = ndpad_stream_strategy_chosen[k];
+        print_message("strategy %s: %llu plans%s\n", s->name, chosen,
+                      reachable ? "" : " (no level of this CPU has its kernels)");
+        if (reachable && chosen == 0) fail_msg("strategy %s was never chosen", s->name);
+    }
+}
+
 /* The same with the vector kernel on rows of any length (NDPAD_STREAM=always). */
 static void test_vector_kernel_any_row(void **state)
 {
@@ -465,13 +493,10 @@ static void test_every_stream_kernel_ran(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixed_shapes),
-        cmocka_unit_test(test_planes),
-        cmocka_unit_test(test_planes_permute),
-        cmocka_unit_test(test_random_seams),
-        cmocka_unit_test(test_vector_kernel_any_row),
-        cmocka_unit_test(test_reference_kernel),
-        cmocka_unit_test(test_every_stream_kernel_ran),
+        cmocka_unit_test(test_fixed_shapes),     cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_planes_permute),   cmocka_unit_test(test_every_strategy_chosen),
+        cmocka_unit_test(test_random_seams),     cmocka_unit_test(test_vector_kernel_any_row),
+        cmocka_unit_test(test_reference_kernel), cmocka_unit_test(test_every_stream_kernel_ran),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
