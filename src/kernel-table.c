@@ -23,7 +23,7 @@ const ndpad_filler_entry ndpad_filler_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function) {isa, op, elem_bytes, function, #function},
 #define NDPAD_COPY(isa, function)
 #define NDPAD_COPY_STREAM(isa, function)
-#define NDPAD_STREAM(isa, kind, function)
+#define NDPAD_STREAM(isa, kind, lane, function)
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
@@ -36,7 +36,7 @@ const ndpad_copy_entry ndpad_copy_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function)
 #define NDPAD_COPY(isa, function)        {isa, false, function, #function},
 #define NDPAD_COPY_STREAM(isa, function) {isa, true, function, #function},
-#define NDPAD_STREAM(isa, kind, function)
+#define NDPAD_STREAM(isa, kind, lane, function)
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
@@ -49,7 +49,7 @@ const ndpad_stream_entry ndpad_stream_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function)
 #define NDPAD_COPY(isa, function)
 #define NDPAD_COPY_STREAM(isa, function)
-#define NDPAD_STREAM(isa, kind, function) {isa, kind, function, #function},
+#define NDPAD_STREAM(isa, kind, lane, function) {isa, kind, lane, function, #function},
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
@@ -66,6 +66,7 @@ typedef struct op_row {
     const char *copy_name, *copy_stream_name;
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT];
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
+    int32_t stream_lane[NDPAD_STREAM_KIND_COUNT];
 } op_row;
 
 static ndpad_kernels table[NDPAD_ISA_SLOTS][NDPAD_SIZE_CLASS_COUNT];
@@ -120,6 +121,7 @@ static void install(ndpad_isa isa, op_row row[NDPAD_SIZE_CLASS_COUNT])
         for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {
             row[c].stream[e->kind] = e->fn;
             row[c].stream_name[e->kind] = e->name;
+            row[c].stream_lane[e->kind] = e->lane;
         }
         built[isa] = true;
     }
@@ -155,6 +157,7 @@ static void build_table(void)
             for (int s = 0; s < NDPAD_STREAM_KIND_COUNT; s++) {
                 table[isa][c].stream[s] = rows[isa][c].stream[s];
                 table[isa][c].stream_name[s] = rows[isa][c].stream_name[s];
+                table[isa][c].stream_lane[s] = rows[isa][c].stream_lane[s];
             }
         }
     }

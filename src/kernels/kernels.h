@@ -101,6 +101,7 @@ typedef struct ndpad_kernels {
     const char *copy_stream_name;
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT]; /* NULL: no level supplies that kind */
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
+    int32_t stream_lane[NDPAD_STREAM_KIND_COUNT]; /* its capability (kernels.inc) */
 } ndpad_kernels;
 
 #define NDPAD_FILLER(isa, op, elem_bytes, function)                                                \
@@ -109,7 +110,7 @@ typedef struct ndpad_kernels {
 #define NDPAD_COPY(isa, function)                                                                  \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
 #define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
-#define NDPAD_STREAM(isa, kind, function)                                                          \
+#define NDPAD_STREAM(isa, kind, lane, function)                                                    \
     NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *in, const int64_t *rows,  \
                                  int64_t count, char *out, bool nontemporal);
 #include "kernels/kernels.inc"
@@ -138,6 +139,7 @@ typedef struct ndpad_copy_entry {
 typedef struct ndpad_stream_entry {
     ndpad_isa isa;
     ndpad_stream_kind kind;
+    int32_t lane; /* bytes it moves as one (kernels.inc) */
     ndpad_stream_fn fn;
     const char *name;
 } ndpad_stream_entry;

@@ -25,7 +25,8 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
     const int64_t interior_end = stream->interior_end;
     for (int64_t p = 0; p < row_bytes; p++) {
         masks[2 * p] = ndpad_stream_lane_range(left - p, interior_end - p);
-        masks[2 * p + 1] = ndpad_stream_lane_range(row_bytes + left - p, row_bytes + interior_end - p);
+        masks[2 * p + 1] =
+            ndpad_stream_lane_range(row_bytes + left - p, row_bytes + interior_end - p);
     }
     stream->masks = row_mask_entries(row_bytes, expand);
     stream->row_masks = masks;
@@ -34,8 +35,9 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
     uint64_t *entries = masks + 2 * row_bytes;
     const int64_t n = row_bytes / 4, lo = left / 4, hi = interior_end / 4;
     for (int64_t q = 0; q < n; q++) {
-        const uint64_t lanes =
-            (ndpad_stream_lane_range(lo - q, hi - q) | ndpad_stream_lane_range(n + lo - q, n + hi - q)) & 0xffff;
+        const uint64_t lanes = (ndpad_stream_lane_range(lo - q, hi - q) |
+                                ndpad_stream_lane_range(n + lo - q, n + hi - q)) &
+                               0xffff;
         const int64_t read = 4 * (q < lo ? 0 : q < hi ? q - lo : hi - lo);
         const uint64_t load = ((uint64_t)1 << __builtin_popcountll(lanes)) - 1;
         entries[q] = lanes | load << 16 | (uint64_t)read << 32;

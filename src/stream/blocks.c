@@ -81,8 +81,9 @@ static bool seam_map(const ndpad_plan *plan, int64_t left, int64_t interior_end,
     for (int64_t j = 0; j < span; j++) {
         const int64_t q = t->first + j, next = q >= row_bytes, r = q - next * row_bytes;
         if (r >= row_bytes) return false; /* a third row */
-        const int64_t source =
-            r >= left && r < interior_end ? src_interior + (r - left) : ndpad_stream_source_byte(plan, row, r);
+        const int64_t source = r >= left && r < interior_end
+                                   ? src_interior + (r - left)
+                                   : ndpad_stream_source_byte(plan, row, r);
         /* this row's bytes: its tail window (near) or its head (far); the next row's: the
          * first permute's second source is its head (near), the second's its tail (far) */
         const int64_t near = source - (next ? t->head : t->tail);
@@ -123,13 +124,13 @@ static void fill_seam_index(const ndpad_seam_table *t, int64_t row_bytes, uint8_
 static bool blocks_seam(const ndpad_stream_facts *facts, ndpad_stream_work *work)
 {
     if (work->seam_state == NDPAD_ONCE_UNKNOWN)
-        work->seam_state =
-            !facts->constant && facts->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
-                    facts->kernels->stream[NDPAD_STREAM_BLOCKS] != NULL &&
-                    seam_map(facts->plan, facts->left, facts->interior_end, facts->src_interior,
-                             &work->seam)
-                ? NDPAD_ONCE_YES
-                : NDPAD_ONCE_NO;
+        work->seam_state = !facts->constant &&
+                                   facts->row_bytes >= NDPAD_STREAM_MIN_SEAM_ROW_BYTES &&
+                                   facts->kernels->stream[NDPAD_STREAM_BLOCKS] != NULL &&
+                                   seam_map(facts->plan, facts->left, facts->interior_end,
+                                            facts->src_interior, &work->seam)
+                               ? NDPAD_ONCE_YES
+                               : NDPAD_ONCE_NO;
     return work->seam_state == NDPAD_ONCE_YES;
 }
 
@@ -148,7 +149,8 @@ static ndpad_stream_verdict blocks_applies(const ndpad_stream_facts *facts, ndpa
         return NDPAD_STRATEGY_DECLINES;
     /* each side's border within one window of the source row */
     const ndpad_plan *plan = facts->plan;
-    if (facts->left > NDPAD_STREAM_MAX_BORDER_BYTES || facts->right > NDPAD_STREAM_MAX_BORDER_BYTES ||
+    if (facts->left > NDPAD_STREAM_MAX_BORDER_BYTES ||
+        facts->right > NDPAD_STREAM_MAX_BORDER_BYTES ||
         !border_window(plan, facts->row, 0, facts->left, &work->left_window) ||
         !border_window(plan, facts->row, facts->interior_end, facts->row_bytes,
                        &work->right_window))
@@ -238,9 +240,8 @@ const ndpad_stream_strategy ndpad_stream_strategy_blocks = {
 static ndpad_stream_verdict blocks_declined_applies(const ndpad_stream_facts *facts,
                                                     ndpad_stream_work *work)
 {
-    return !facts->constant && ndpad_stream_blocks_by_length(facts, work)
-               ? NDPAD_STRATEGY_APPLIES
-               : NDPAD_STRATEGY_DECLINES;
+    return !facts->constant && ndpad_stream_blocks_by_length(facts, work) ? NDPAD_STRATEGY_APPLIES
+                                                                          : NDPAD_STRATEGY_DECLINES;
 }
 
 const ndpad_stream_strategy ndpad_stream_strategy_blocks_declined = {

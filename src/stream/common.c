@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "checked.h"
-#include "isa.h"
 #include "stream/strategy.h"
 
 int64_t ndpad_stream_source_byte(const ndpad_plan *plan, const ndpad_dim *row, int64_t q)
@@ -88,12 +87,7 @@ void ndpad_stream_fill_plane_in_before(const ndpad_plan *plan, ndpad_stream *str
 
 int64_t ndpad_stream_lane(const ndpad_stream_facts *facts, ndpad_stream_kind kind)
 {
-    const int64_t es = facts->es;
-    const ndpad_isa isa = facts->plan->isa;
-    int64_t lane = 4; /* AVX-512 F: vpermd, vpexpandd */
-    if (kind == NDPAD_STREAM_PLANES && ndpad_isa_refines(isa, NDPAD_ISA_AVX512_VBMI2)) lane = 1;
-    if (kind != NDPAD_STREAM_PLANES && ndpad_isa_refines(isa, NDPAD_ISA_AVX512_VBMI)) lane = 1;
-    if (kind == NDPAD_STREAM_PLANES_PERMUTE && lane > 1) lane = 2; /* vpermt2w too */
+    const int64_t es = facts->es, lane = facts->kernels->stream_lane[kind];
     if (lane == 1) return 1;
     return es % 4 == 0 ? 4 : lane <= 2 && es % 2 == 0 ? 2 : 0;
 }

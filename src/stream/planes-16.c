@@ -37,14 +37,11 @@ static ndpad_stream_verdict planes_16_applies(const ndpad_stream_facts *facts,
                                                            : NDPAD_STRATEGY_DECLINES;
 }
 
-static int64_t planes_16_table_bytes(const ndpad_stream_facts *facts,
-                                     const ndpad_stream_work *work)
+static int64_t planes_16_table_bytes(const ndpad_stream_facts *facts, const ndpad_stream_work *work)
 {
     return (facts->rows_per_plane + 1) * (int64_t)sizeof(int64_t) +
            (work->phases + 2 * NDPAD_STREAM_PLANE16_RUN) * 18 + 2;
 }
-
-
 
 /* The tables after the descriptor (stream-plan.h): which rows of a plane read the input,
  * then each block position's shuffle index and input bytes. */

@@ -13,7 +13,8 @@ static int64_t permute_phases(const ndpad_stream_facts *facts)
     const int64_t rows_per_plane = facts->rows_per_plane;
     const int64_t plane = rows_per_plane * plan->row_bytes;
     const int64_t phases = plane / ndpad_stream_gcd(plane, NDPAD_STREAM_BLOCK);
-    return plan->mode != NDPAD_CONSTANT && ndpad_stream_lane(facts, NDPAD_STREAM_PLANES_PERMUTE) > 0 &&
+    return plan->mode != NDPAD_CONSTANT &&
+                   ndpad_stream_lane(facts, NDPAD_STREAM_PLANES_PERMUTE) > 0 &&
                    plan->row_bytes < NDPAD_STREAM_MAX_PERMUTE_ROW_BYTES &&
                    rows_per_plane <= NDPAD_STREAM_MAX_PERMUTE_PLANE_ROWS &&
                    phases <= NDPAD_STREAM_MAX_PERMUTE_PHASES
@@ -126,8 +127,7 @@ ndpad_stream_verdict ndpad_stream_permute_fits(const ndpad_stream_facts *facts,
         if (permute_tables(facts, phases, work->permute, (uint8_t *)(work->permute + phases)))
             work->permute_state = NDPAD_ONCE_YES;
     }
-    return work->permute_state == NDPAD_ONCE_YES ? NDPAD_STRATEGY_APPLIES
-                                                 : NDPAD_STRATEGY_DECLINES;
+    return work->permute_state == NDPAD_ONCE_YES ? NDPAD_STRATEGY_APPLIES : NDPAD_STRATEGY_DECLINES;
 }
 
 static ndpad_stream_verdict planes_permute_applies(const ndpad_stream_facts *facts,

@@ -17,8 +17,7 @@ static int64_t inverse_mod(int64_t a, int64_t m)
 
 /* CONSTANT, dense planes (facts) within the limits of table.h, in elements of whole lanes
  * of its level's kernel. */
-static ndpad_stream_verdict planes_applies(const ndpad_stream_facts *facts,
-                                           ndpad_stream_work *work)
+static ndpad_stream_verdict planes_applies(const ndpad_stream_facts *facts, ndpad_stream_work *work)
 {
     (void)work;
     if (!facts->constant || !facts->dense) return NDPAD_STRATEGY_DECLINES;
@@ -27,7 +26,8 @@ static ndpad_stream_verdict planes_applies(const ndpad_stream_facts *facts,
     return plan->row_bytes < NDPAD_STREAM_MAX_PLANE_ROW_BYTES &&
                    ndpad_stream_lane(facts, NDPAD_STREAM_PLANES) > 0 &&
                    plane <= NDPAD_STREAM_MAX_PLANE_BYTES &&
-                   plane / ndpad_stream_gcd(plane, NDPAD_STREAM_BLOCK) <= NDPAD_STREAM_MAX_PLANE_PHASES
+                   plane / ndpad_stream_gcd(plane, NDPAD_STREAM_BLOCK) <=
+                       NDPAD_STREAM_MAX_PLANE_PHASES
                ? NDPAD_STRATEGY_APPLIES
                : NDPAD_STRATEGY_DECLINES;
 }

@@ -14,8 +14,8 @@ static ndpad_stream_verdict rows_applies(const ndpad_stream_facts *facts, ndpad_
 {
     (void)work;
     const ndpad_plan *plan = facts->plan;
-    if (!facts->constant &&
-        (facts->left > NDPAD_STREAM_MAX_BORDER_BYTES || facts->right > NDPAD_STREAM_MAX_BORDER_BYTES))
+    if (!facts->constant && (facts->left > NDPAD_STREAM_MAX_BORDER_BYTES ||
+                             facts->right > NDPAD_STREAM_MAX_BORDER_BYTES))
         return NDPAD_STRATEGY_DECLINES;
     if (facts->any_length) return NDPAD_STRATEGY_APPLIES;
     const int64_t width = (int)plan->isa > NDPAD_ISA_AUTO && (int)plan->isa < NDPAD_ISA_SLOTS
@@ -30,7 +30,8 @@ static ndpad_stream_verdict rows_applies(const ndpad_stream_facts *facts, ndpad_
 static int64_t rows_table_bytes(const ndpad_stream_facts *facts, const ndpad_stream_work *work)
 {
     (void)work;
-    return facts->constant ? 0 : (facts->left + facts->right) / facts->es * (int64_t)sizeof(int64_t);
+    return facts->constant ? 0
+                           : (facts->left + facts->right) / facts->es * (int64_t)sizeof(int64_t);
 }
 
 /* The ROWS kernels' list: the source element of each border element, left then right. */

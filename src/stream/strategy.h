@@ -15,14 +15,14 @@
 /* What every strategy asks, computed once before the walk. */
 typedef struct ndpad_stream_facts {
     const ndpad_plan *plan;
-    const ndpad_dim *row;          /* the row axis                                       */
-    const ndpad_kernels *kernels;  /* the level's row of the kernel table (scalar: reference) */
-    int64_t es, row_bytes;         /* element and output row bytes                        */
-    int64_t left, interior_end;    /* border [0, left), interior [left, interior_end) bytes */
-    int64_t right;                 /* row_bytes - interior_end                            */
-    int64_t src_interior;          /* the interior's first source byte in its source row  */
-    bool constant;                 /* the mode is CONSTANT (reads no border from the input) */
-    bool any_length;               /* NDPAD_STREAM=always: no row-length limit of BLOCKS, ROWS */
+    const ndpad_dim *row;         /* the row axis                                       */
+    const ndpad_kernels *kernels; /* the level's row of the kernel table (scalar: reference) */
+    int64_t es, row_bytes;        /* element and output row bytes                        */
+    int64_t left, interior_end;   /* border [0, left), interior [left, interior_end) bytes */
+    int64_t right;                /* row_bytes - interior_end                            */
+    int64_t src_interior;         /* the interior's first source byte in its source row  */
+    bool constant;                /* the mode is CONSTANT (reads no border from the input) */
+    bool any_length;              /* NDPAD_STREAM=always: no row-length limit of BLOCKS, ROWS */
     /* PLANES, PLANES_16, PLANES_PERMUTE: the plan copies a whole dense input into planes of
      * rows_per_plane rows from axis plane_axis on (ndpad_stream_dense_planes) */
     bool dense;
@@ -48,7 +48,11 @@ typedef struct ndpad_seam_table {
 } ndpad_seam_table;
 
 /* A fact some strategies share, computed at most once: not yet asked, or its answer. */
-typedef enum ndpad_stream_once { NDPAD_ONCE_UNKNOWN, NDPAD_ONCE_NO, NDPAD_ONCE_YES } ndpad_stream_once;
+typedef enum ndpad_stream_once {
+    NDPAD_ONCE_UNKNOWN,
+    NDPAD_ONCE_NO,
+    NDPAD_ONCE_YES
+} ndpad_stream_once;
 
 /* The planning work area: what the strategies computed, kept for the fill. */
 typedef struct ndpad_stream_work {
@@ -119,8 +123,7 @@ NDPAD_INTERNAL bool ndpad_stream_dense_planes(const ndpad_plan *plan, int64_t ma
                                               int64_t *rows_per_plane, int32_t *axis);
 /* PLANES and PLANES_16: which rows of a plane read the input, in_before[j] the input bytes
  * of the rows before row j, and the plane fields both kinds share. */
-NDPAD_INTERNAL void ndpad_stream_fill_plane_in_before(const ndpad_plan *plan,
-                                                      ndpad_stream *stream,
+NDPAD_INTERNAL void ndpad_stream_fill_plane_in_before(const ndpad_plan *plan, ndpad_stream *stream,
                                                       int64_t rows_per_plane, int32_t axis,
                                                       int64_t *in_before);
 /* The lane of the level's `kind` kernel that serves the plan's elements: 1 where it moves
