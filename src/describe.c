@@ -64,7 +64,7 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
                 "%lld block positions\n",
                 kernel, (long long)plan->stream->plane_rows, (long long)plan->stream->plane_bytes,
                 (long long)plan->stream->plane_phases);
-        else if (plan->stream->row_list != NULL)
+        else if (plan->stream->row_list != 0)
             put(&t, "output stream: %s, the rows' source offsets held by the plan (%lld KiB)\n",
                 kernel, (long long)((plan->rows * (int64_t)sizeof(int64_t) + 1023) / 1024));
         else

@@ -73,7 +73,7 @@ bool ndpad_scratch_alloc_capped(const ndpad_plan *plan, ndpad_scratch *s, int64_
     }
     /* The plan's row list holds offsets for its own strides (a crop's input rows are
      * longer than the dense buffer's): the dense plan gets a stream of its own. */
-    if (restrided && plan->reads_input && plan->stream != NULL && plan->stream->row_list != NULL) {
+    if (restrided && plan->reads_input && plan->stream != NULL && plan->stream->row_list != 0) {
         if (ndpad_stream_plan(&s->plan, &s->stream, "ndpad_tune") != NDPAD_OK) {
             ndpad_scratch_free(s);
             return false;

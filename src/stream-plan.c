@@ -109,7 +109,7 @@ static ndpad_stream *stream_make(const ndpad_stream_facts *f, const ndpad_stream
         ndpad_row_odometer odometer;
         ndpad_row_odometer_start(&odometer, plan, 0, plan->rows);
         (void)ndpad_row_odometer_next(&odometer, list, plan->rows);
-        stream->row_list = list;
+        stream->row_list = ndpad_stream_offset(stream, list);
     }
     return stream;
 }
@@ -147,50 +147,31 @@ fail:
     return status;
 }
 
-/* `p`, a pointer into the tables of `from`, moved to the same place in `to`. */
-static const void *moved(const void *p, const ndpad_stream *from, const ndpad_stream *to)
-{
-    return p == NULL ? NULL : (const char *)to + ((const char *)p - (const char *)from);
-}
-
 ndpad_stream *ndpad_stream_copy(const ndpad_stream *stream, void *buffer, size_t size)
 {
     /* without the row list where only the tables fit: the odometer lists the rows then */
-    const size_t tables = stream->row_list != NULL
-                              ? (size_t)((const char *)stream->row_list - (const char *)stream)
-                              : (size_t)stream->bytes;
+    const size_t tables = stream->row_list != 0 ? (size_t)stream->row_list : (size_t)stream->bytes;
     const bool list = (size_t)stream->bytes <= size;
     if (tables > size) return NULL;
     ndpad_stream *copy = buffer;
     memcpy(copy, stream, list ? (size_t)stream->bytes : tables);
     copy->bytes = list ? stream->bytes : (int64_t)tables;
-    copy->border_source = moved(stream->border_source, stream, copy);
-    copy->left_index = moved(stream->left_index, stream, copy);
-    copy->right_index = moved(stream->right_index, stream, copy);
-    copy->left_mask = moved(stream->left_mask, stream, copy);
-    copy->right_mask = moved(stream->right_mask, stream, copy);
-    copy->seam_far_mask = moved(stream->seam_far_mask, stream, copy);
-    copy->row_masks = moved(stream->row_masks, stream, copy);
-    copy->row_expand = moved(stream->row_expand, stream, copy);
-    copy->plane_masks = moved(stream->plane_masks, stream, copy);
-    copy->plane_in_before = moved(stream->plane_in_before, stream, copy);
-    copy->plane_in_at = moved(stream->plane_in_at, stream, copy);
-    copy->plane_index = moved(stream->plane_index, stream, copy);
-    copy->permute_window = moved(stream->permute_window, stream, copy);
-    copy->permute_index = moved(stream->permute_index, stream, copy);
-    copy->row_list = list ? moved(stream->row_list, stream, copy) : NULL;
+    if (!list) copy->row_list = 0;
     if (stream->index_bytes > 0) {
         /* The buffer's alignment may differ from the original's: the indices move to the
          * copy's own first line boundary after the masks (the slack allows for it). */
         const uint64_t *masks = (const uint64_t *)(copy + 1);
-        uint8_t *index = ndpad_stream_index_start((void *)(masks + stream->masks));
-        memmove(index, copy->left_index, (size_t)stream->index_bytes);
-        copy->right_index = index + (stream->right_index - stream->left_index);
-        if (stream->seam_index != NULL)
-            copy->seam_index = index + (stream->seam_index - stream->left_index);
-        if (stream->seam_far_index != NULL)
-            copy->seam_far_index = index + (stream->seam_far_index - stream->left_index);
-        copy->left_index = index;
+        const int64_t delta =
+            ndpad_stream_offset(copy, ndpad_stream_index_start((void *)(masks + stream->masks))) -
+            stream->left_index;
+        if (delta != 0) {
+            memmove((char *)copy + stream->left_index + delta, (char *)copy + stream->left_index,
+                    (size_t)stream->index_bytes);
+            copy->left_index += delta;
+            copy->right_index += delta;
+            if (stream->seam_index != 0) copy->seam_index += delta;
+            if (stream->seam_far_index != 0) copy->seam_far_index += delta;
+        }
     }
     return copy;
 }

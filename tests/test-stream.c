@@ -80,9 +80,9 @@ static void count_kernel(const ndpad_stream *stream)
     for (size_t k = 0; k < ndpad_stream_list_count && k < 64; k++)
         if (ndpad_stream_list[k].fn == stream->kernel) kernel_plans[k]++;
     if (stream->kind == NDPAD_STREAM_BLOCKS) {
-        seam_plans += stream->seam_index != NULL;
-        blocks_without_seam += stream->seam_index == NULL;
-        far_seam_plans += stream->seam_far_index != NULL;
+        seam_plans += stream->seam_index != 0;
+        blocks_without_seam += stream->seam_index == 0;
+        far_seam_plans += stream->seam_far_index != 0;
     }
 }
 
@@ -157,11 +157,11 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
     verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows, "");
     /* The same plan with its rows listed per tile by the odometer instead of its list (a
      * one-shot plan from the cache runs so). */
-    if (plan->stream != NULL && plan->stream->row_list != NULL) {
+    if (plan->stream != NULL && plan->stream->row_list != 0) {
         listed_plans++;
         ndpad_stream *stream = (ndpad_stream *)plan->stream;
-        const int64_t *list = stream->row_list;
-        stream->row_list = NULL;
+        const int64_t list = stream->row_list;
+        stream->row_list = 0;
         memset(alloc, SENTINEL, span);
         assert_int_equal(ndpad_execute(plan, in.data, out), NDPAD_OK);
         stream->row_list = list;

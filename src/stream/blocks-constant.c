@@ -29,7 +29,7 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
             ndpad_stream_lane_range(row_bytes + left - p, row_bytes + interior_end - p);
     }
     stream->masks = row_mask_entries(row_bytes, expand);
-    stream->row_masks = masks;
+    stream->row_masks = ndpad_stream_offset(stream, masks);
     if (!expand) return;
     /* in 4-byte lanes: the row's bytes, its borders and elements are all multiples of 4 */
     uint64_t *entries = masks + 2 * row_bytes;
@@ -42,7 +42,7 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
         const uint64_t load = ((uint64_t)1 << __builtin_popcountll(lanes)) - 1;
         entries[q] = lanes | load << 16 | (uint64_t)read << 32;
     }
-    stream->row_expand = entries;
+    stream->row_expand = ndpad_stream_offset(stream, entries);
 }
 
 static ndpad_stream_verdict blocks_constant_applies(const ndpad_stream_facts *facts,

@@ -199,10 +199,10 @@ static void blocks_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
     stream->right_window = right_window;
     stream->left_window_mask = ndpad_stream_lane_range(0, source_bytes - left_window);
     stream->right_window_mask = ndpad_stream_lane_range(0, source_bytes - right_window);
-    stream->left_mask = masks;
-    stream->right_mask = masks + left_entries;
-    stream->left_index = index;
-    stream->right_index = index + left_entries * NDPAD_STREAM_BLOCK;
+    stream->left_mask = ndpad_stream_offset(stream, masks);
+    stream->right_mask = ndpad_stream_offset(stream, masks + left_entries);
+    stream->left_index = ndpad_stream_offset(stream, index);
+    stream->right_index = ndpad_stream_offset(stream, index + left_entries * NDPAD_STREAM_BLOCK);
     fill_table(plan, row, 0, left, left_window, 1 - NDPAD_STREAM_BLOCK, left_entries, index, masks);
     fill_table(plan, row, interior_end, row_bytes, right_window,
                interior_end + 1 - NDPAD_STREAM_BLOCK, right_entries,
@@ -213,11 +213,11 @@ static void blocks_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
         uint64_t *far_mask = masks + left_entries + right_entries;
         fill_seam_index(seam, row_bytes, seam_index, far_index, far_mask);
         if (seam->far) {
-            stream->seam_far_index = far_index;
-            stream->seam_far_mask = far_mask;
+            stream->seam_far_index = ndpad_stream_offset(stream, far_index);
+            stream->seam_far_mask = ndpad_stream_offset(stream, far_mask);
             stream->index_bytes += far_entries * NDPAD_STREAM_BLOCK;
         }
-        stream->seam_index = seam_index;
+        stream->seam_index = ndpad_stream_offset(stream, seam_index);
         stream->seam_ends = seam->ends;
         stream->tail_window = seam->tail;
         stream->head_window = seam->head;

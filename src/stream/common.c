@@ -82,7 +82,7 @@ void ndpad_stream_fill_plane_in_before(const ndpad_plan *plan, ndpad_stream *str
     stream->plane_bytes = rows_per_plane * stream->row_bytes;
     stream->plane_rows = rows_per_plane;
     stream->plane_in_bytes = in_before[rows_per_plane];
-    stream->plane_in_before = in_before;
+    stream->plane_in_before = ndpad_stream_offset(stream, in_before);
 }
 
 int64_t ndpad_stream_lane(const ndpad_stream_facts *facts, ndpad_stream_kind kind)

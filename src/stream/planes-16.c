@@ -73,8 +73,8 @@ static void planes_16_fill(const ndpad_stream_facts *facts, ndpad_stream_work *w
     stream->plane_period = period;
     stream->plane_in_end =
         stream->src_interior + plan->rows / rows_per_plane * in_before[rows_per_plane];
-    stream->plane_in_at = in_at;
-    stream->plane_index = index;
+    stream->plane_in_at = ndpad_stream_offset(stream, in_at);
+    stream->plane_index = ndpad_stream_offset(stream, index);
 }
 
 const ndpad_stream_strategy ndpad_stream_strategy_planes_16 = {

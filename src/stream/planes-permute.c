@@ -166,8 +166,8 @@ static void planes_permute_fill(const ndpad_stream_facts *facts, ndpad_stream_wo
     for (int64_t k = 0; k < phases; k++)
         if (window[k] + 2 * NDPAD_STREAM_BLOCK > reach) reach = window[k] + 2 * NDPAD_STREAM_BLOCK;
     stream->permute_reach = reach;
-    stream->permute_window = window;
-    stream->permute_index = (const uint8_t *)(window + phases);
+    stream->permute_window = ndpad_stream_offset(stream, window);
+    stream->permute_index = ndpad_stream_offset(stream, (const uint8_t *)(window + phases));
     stream->permute_lane = ndpad_stream_lane(facts, NDPAD_STREAM_PLANES_PERMUTE);
 }
 

@@ -112,7 +112,7 @@ static void planes_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
         inverse_mod(NDPAD_STREAM_BLOCK / ndpad_stream_gcd(plane, NDPAD_STREAM_BLOCK), phases);
     stream->plane_phases = phases;
     stream->plane_entries = entries;
-    stream->plane_masks = tables;
+    stream->plane_masks = ndpad_stream_offset(stream, tables);
 }
 
 const ndpad_stream_strategy ndpad_stream_strategy_planes = {

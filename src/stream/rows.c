@@ -43,7 +43,7 @@ static void rows_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work,
     const ndpad_plan *plan = facts->plan;
     const ndpad_dim *row = facts->row;
     int64_t *source = (int64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
-    stream->border_source = source;
+    stream->border_source = ndpad_stream_offset(stream, source);
     int64_t k = 0;
     for (int64_t o = 0; o < row->copy_begin; o++)
         source[k++] = ndpad_dim_source(row, plan->mode, o);

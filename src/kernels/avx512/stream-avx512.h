@@ -21,7 +21,7 @@
 
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #define BLOCK NDPAD_STREAM_BLOCK
 
@@ -148,11 +148,13 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
                                 _mm512_maskz_loadu_epi8(head, b + st->src_interior + (q - left)));
 #if STREAM_BORDERS
             if (end_in < row_bytes)
-                v = border(v, a, st->right_window, st->right_window_mask, st->right_index,
-                           st->right_mask, p - (end_in - BLOCK + 1));
+                v = border(v, a, st->right_window, st->right_window_mask,
+                           NDPAD_STREAM_TABLE(st, right_index, uint8_t),
+                           NDPAD_STREAM_TABLE(st, right_mask, uint64_t), p - (end_in - BLOCK + 1));
             if (left > 0)
-                v = border(v, b, st->left_window, st->left_window_mask, st->left_index,
-                           st->left_mask, q + BLOCK - 1);
+                v = border(v, b, st->left_window, st->left_window_mask,
+                           NDPAD_STREAM_TABLE(st, left_index, uint8_t),
+                           NDPAD_STREAM_TABLE(st, left_mask, uint64_t), q + BLOCK - 1);
 #else
             v = _mm512_mask_blend_epi8(tail | head, pad, v);
 #endif
@@ -170,11 +172,14 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
 #if STREAM_BORDERS
             {
                 if (p < left && left > 0)
-                    v = border(v, src, st->left_window, st->left_window_mask, st->left_index,
-                               st->left_mask, p + BLOCK - 1);
+                    v = border(v, src, st->left_window, st->left_window_mask,
+                               NDPAD_STREAM_TABLE(st, left_index, uint8_t),
+                               NDPAD_STREAM_TABLE(st, left_mask, uint64_t), p + BLOCK - 1);
                 if (p + BLOCK > end_in && end_in < row_bytes)
-                    v = border(v, src, st->right_window, st->right_window_mask, st->right_index,
-                               st->right_mask, p - (end_in - BLOCK + 1));
+                    v = border(v, src, st->right_window, st->right_window_mask,
+                               NDPAD_STREAM_TABLE(st, right_index, uint8_t),
+                               NDPAD_STREAM_TABLE(st, right_mask, uint64_t),
+                               p - (end_in - BLOCK + 1));
             }
 #endif
         }
@@ -215,8 +220,9 @@ seam_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, char *o
     const char *copy_base = in + (st->src_interior - left);
     const char *tail_base = in + st->tail_window, *head_base = in + st->head_window;
     if (!far) __asm__("" : "+r"(copy_base), "+r"(tail_base), "+r"(head_base));
-    const uint8_t *const seam_index = st->seam_index, *const far_index = st->seam_far_index;
-    const uint64_t *const far_mask = st->seam_far_mask;
+    const uint8_t *const seam_index = NDPAD_STREAM_TABLE(st, seam_index, uint8_t),
+                         *const far_index = NDPAD_STREAM_TABLE(st, seam_far_index, uint8_t);
+    const uint64_t *const far_mask = NDPAD_STREAM_TABLE(st, seam_far_mask, uint64_t);
     const char *const stop = block + blocks * BLOCK;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
     const char *row_start = out + i * row_bytes;
@@ -428,7 +434,7 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
     __asm__("" : "+r"(copy_base));
     /* the expand entries' lanes are the elements' where the batch starts on a 4-byte
      * boundary (blocks are 64-byte aligned) */
-    const bool expand = st->row_expand != NULL && ((uintptr_t)out & 3) == 0;
+    const bool expand = st->row_expand != 0 && ((uintptr_t)out & 3) == 0;
     const char *const expand_base = in + st->src_interior;
     const int64_t interior = st->interior_end - st->left_bytes;
     int64_t i = block - out >= row_bytes ? (block - out) / row_bytes : 0;
@@ -436,7 +442,7 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
     while (block < stop) {
         const int64_t this_row = rows[i];
         const int64_t next_row = i + 1 < count ? rows[i + 1] : NDPAD_STREAM_PAD_ROW;
-        const uint64_t *mask = st->row_masks + 2 * p;
+        const uint64_t *mask = NDPAD_STREAM_TABLE(st, row_masks, uint64_t) + 2 * p;
         const int64_t room = (stop - block) / BLOCK;
         if (this_row != NDPAD_STREAM_PAD_ROW && next_row != NDPAD_STREAM_PAD_ROW) {
             /* The blocks of rows i .. j - 1 where rows i .. j lie one `step` apart in the
@@ -451,7 +457,7 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
                  * it, one masked load expanded into the block's lanes (feature, 120-byte
                  * rows, the kernel alone, one thread: 1.19 -> 1.11 of a memcpy). */
                 const char *src = expand_base + this_row;
-                const uint64_t *x = st->row_expand + p / 4;
+                const uint64_t *x = NDPAD_STREAM_TABLE(st, row_expand, uint64_t) + p / 4;
                 for (; block < last; block += BLOCK) {
                     const uint64_t e = *x;
                     const __m512i w =
@@ -520,7 +526,7 @@ CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_streaming, constant_row_mask_b
 #if STREAM_BORDERS
 static inline bool has_block_loop(const ndpad_stream *st)
 {
-    return st->seam_index != NULL;
+    return st->seam_index != 0;
 }
 
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
@@ -528,7 +534,7 @@ block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t 
            char *first, int64_t blocks, __m512i pad, bool nontemporal)
 {
     (void)count, (void)pad;
-    const bool far = st->seam_far_index != NULL;
+    const bool far = st->seam_far_index != 0;
     const bool short_rows = st->row_bytes < SEAM_PREFETCH_MIN_ROW_BYTES;
     if (nontemporal)
         (far          ? seam_blocks_streaming_far
@@ -549,7 +555,7 @@ static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
            char *first, int64_t blocks, __m512i pad, bool nontemporal)
 {
-    if (st->row_masks != NULL)
+    if (st->row_masks != 0)
         (nontemporal
              ? constant_row_mask_blocks_streaming
              : constant_row_mask_blocks_cached)(st, in, rows, count, out, first, blocks, pad);
