@@ -63,7 +63,7 @@ struct ndpad_stream {
      * right table entry e = p - (interior_end - 63) for p in [interior_end - 63, row_bytes).
      * mask: the lanes that are border bytes of that side; index: their window byte. */
     int64_t left_index, right_index; /* offsets of uint8_t[], 64 bytes per entry */
-    int64_t left_mask, right_mask; /* offsets of uint64_t[] */
+    int64_t left_mask, right_mask;   /* offsets of uint64_t[] */
     int64_t masks; /* entries of left_mask, right_mask and seam_far_mask, or of row_masks
                       and row_expand */
     /* BLOCKS, modes that read the input, rows of 64 bytes or more: every block that starts
@@ -81,7 +81,7 @@ struct ndpad_stream {
      * come from a second permute, seam_far_index, of each row's other window (row i's head,
      * row i + 1's tail); NULL where no byte needs it. */
     int64_t seam_far_index; /* offset of uint8_t[] */
-    int64_t seam_far_mask; /* offset of uint64_t[] */
+    int64_t seam_far_mask;  /* offset of uint64_t[] */
     /* ---- BLOCKS_CONSTANT ----------------------------------------------------------------------- */
     /* BLOCKS, CONSTANT, rows of NDPAD_STREAM_BLOCK to NDPAD_STREAM_MAX_ROW_MASK_BYTES - 1
      * bytes: for the block that starts at byte p of row i, row_masks[2 * p] has the lanes of
@@ -159,7 +159,7 @@ struct ndpad_stream {
      * 14 uint8 1.19 -> 1.12). plane_in_before[j]: the input bytes of the plane's rows
      * before row j (j <= plane_rows). */
     int64_t plane_bytes, plane_rows, plane_in_bytes, plane_entries, plane_phase_inverse;
-    int64_t plane_masks; /* offset of uint64_t[] */
+    int64_t plane_masks;     /* offset of uint64_t[] */
     int64_t plane_in_before; /* offset of int64_t[] */
     /* ---- PLANES_16 ----------------------------------------------------------------------------- */
     /* PLANES_16 (the same outputs, levels with a 16-byte byte shuffle and no expand): the
@@ -188,7 +188,7 @@ struct ndpad_stream {
      * period's first byte. plane_in_end: the input's bytes. */
     int64_t permute_period_in, permute_reach, permute_lane;
     int64_t permute_window; /* offset of int32_t[] */
-    int64_t permute_index; /* offset of uint8_t[] */
+    int64_t permute_index;  /* offset of uint8_t[] */
     /* ---- every kind but the planes ------------------------------------------------------------- */
     /* The source offset of every output row of the plan (NDPAD_STREAM_PAD_ROW: pad), read
      * by the kernel in place of batches an odometer lists on every execution; NULL outside
