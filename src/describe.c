@@ -74,7 +74,7 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,
         (long long)ndpad_plan_tile_count(plan), (int)plan->tile.threads,
-        plan->tile.stream ? ", streaming stores" : "");
+        plan->tile.nt ? ", streaming stores" : "");
     char key[160];
     const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_key_format(&class_key, key, sizeof(key));

@@ -195,7 +195,7 @@ static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bo
         .plan = plan,
         .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
-        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, plan->tile.stream != 0),
+        .copy = ndpad_copy_choose(plan->kernels, plan->tile.copy, plan->tile.nt != 0),
         .pad_value = plan->pad_value,
         .es = plan->elem_size,
         .constant = plan->mode == NDPAD_CONSTANT,
@@ -344,7 +344,7 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     }
     run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1);
     /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
-    if (plan->tile.stream) store_fence();
+    if (plan->tile.nt) store_fence();
 }
 
 /* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team

@@ -180,7 +180,7 @@ int ndpad_tune_coarse(const ndpad_plan *plan, const ndpad_tile *def, ndpad_tile 
     for (int k = 0; k < n; k++)
         for (int32_t stream = 0; stream <= 1; stream++) {
             ndpad_tile t = *def;
-            t.threads = threads[k], t.stream = stream;
+            t.threads = threads[k], t.nt = stream;
             /* One thread: one tile is the heuristic's own shape for it. */
             if (t.threads == 1 && def->threads > 1) t.rows = plan->rows, t.cols = def->cols;
             add_variant(list, &count, plan, t);
@@ -211,7 +211,7 @@ int ndpad_tune_refine(const ndpad_plan *plan, const ndpad_tile *best, ndpad_tile
         for (int32_t kind = 0; kind < NDPAD_COPY_KINDS; kind++)
             if (kind != best->copy && ndpad_copy_available(kind)) {
                 ndpad_tile t = *best;
-                t.copy = kind, t.stream = 0;
+                t.copy = kind, t.nt = 0;
                 add_variant(list, &count, plan, t);
             }
     if (plan->stream != NULL) {

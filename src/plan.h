@@ -29,7 +29,7 @@ typedef struct ndpad_tile {
     int64_t rows;
     int64_t cols;
     int32_t threads;
-    int32_t stream;    /* interior copies with non-temporal stores */
+    int32_t nt;        /* interior copies with non-temporal (nt) stores */
     int32_t copy;      /* the interior copy otherwise: an ndpad_copy_kind (copy-choice.h) */
     int32_t rows_path; /* 1: the row executor even where the output-stream path applies */
     int32_t prefetch;  /* in-place CONSTANT walks: gap lines prefetched this many rows ahead;

@@ -16,7 +16,7 @@ _Atomic unsigned long long ndpad_stream_tiles_run;
 void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0, int64_t r1)
 {
     const ndpad_stream *stream = plan->stream;
-    const bool nontemporal = plan->tile.stream != 0;
+    const bool nontemporal = plan->tile.nt != 0;
     atomic_fetch_add_explicit(&ndpad_stream_tiles_run, 1, memory_order_relaxed);
     if (stream->kind == NDPAD_STREAM_PLANES || stream->kind == NDPAD_STREAM_PLANES_16 ||
         stream->kind == NDPAD_STREAM_PLANES_PERMUTE) {

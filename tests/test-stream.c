@@ -170,12 +170,12 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
     }
     /* The same plan with streaming stores asked for (outputs beyond the LLC), where the
      * stream kernel takes the hint itself rather than the executor's rows. */
-    if (plan->stream != NULL && !plan->tile.stream && !plan->tile.rows_path) {
+    if (plan->stream != NULL && !plan->tile.nt && !plan->tile.rows_path) {
         ndpad_plan *streaming = plan;
-        streaming->tile.stream = 1;
+        streaming->tile.nt = 1;
         memset(alloc, SENTINEL, span);
         assert_int_equal(ndpad_execute(streaming, in.data, out), NDPAD_OK);
-        streaming->tile.stream = 0;
+        streaming->tile.nt = 0;
         verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows,
                " (streaming stores)");
     }
