@@ -34,7 +34,7 @@ static ndpad_stream_verdict planes_applies(const ndpad_stream_facts *facts, ndpa
 
 /* PLANES: the entries of a plane's blocks (stream-plan.h): their phases, and the entries
  * the table holds (whole repeats, NDPAD_STREAM_PLANE_RUN at least). */
-static void plane_entries(int64_t plane, int64_t *phases, int64_t *entries)
+static void planes_block_places(int64_t plane, int64_t *phases, int64_t *entries)
 {
     *phases = plane / ndpad_stream_gcd(plane, NDPAD_STREAM_BLOCK);
     *entries = (NDPAD_STREAM_PLANE_RUN + *phases - 1) / *phases * *phases;
@@ -64,7 +64,7 @@ static int64_t planes_table_bytes(const ndpad_stream_facts *facts, const ndpad_s
 {
     (void)work;
     int64_t phases, entries;
-    plane_entries(facts->rows_per_plane * facts->row_bytes, &phases, &entries);
+    planes_block_places(facts->rows_per_plane * facts->row_bytes, &phases, &entries);
     return (entries + facts->rows_per_plane + 1) * (int64_t)sizeof(uint64_t);
 }
 
@@ -81,7 +81,7 @@ static void planes_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
     uint64_t *tables = (uint64_t *)(stream + 1); /* the struct's size is a multiple of 8 */
     const int64_t plane = rows_per_plane * stream->row_bytes;
     int64_t phases, entries;
-    plane_entries(plane, &phases, &entries);
+    planes_block_places(plane, &phases, &entries);
     int64_t *in_before = (int64_t *)(tables + entries);
     ndpad_stream_fill_plane_in_before(plan, stream, rows_per_plane, axis, in_before);
     uint64_t interior[(NDPAD_STREAM_MAX_PLANE_BYTES + NDPAD_STREAM_BLOCK) / 64 + 1];
