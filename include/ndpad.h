@@ -335,7 +335,7 @@ struct ndpad_plan_info {
 NDPAD_API ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *info);
 
 /* ===================================================================================== */
-/* 2c. Windows: any block of the output from only the input it reads                      */
+/* 2b. Windows: any block of the output from only the input it reads                      */
 /* ===================================================================================== */
 
 /*
@@ -412,7 +412,7 @@ NDPAD_API ndpad_status ndpad_window_plan_create(const ndpad_problem *problem,
                                                 const ndpad_options *options, ndpad_plan **plan);
 
 /* ===================================================================================== */
-/* 2b. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
+/* 2c. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
 /* ===================================================================================== */
 
 /*
