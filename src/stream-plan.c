@@ -128,8 +128,7 @@ ndpad_status ndpad_stream_plan(const ndpad_plan *plan, ndpad_stream **result, co
     for (size_t k = 0; k < ndpad_stream_strategy_count; k++) {
         const ndpad_stream_strategy *s = ndpad_stream_strategies[k];
         if ((reference && s != &NDPAD_STREAM_REFERENCE_ROW) ||
-            facts.kernels->stream[s->kind] == NULL ||
-            (s->requires != NDPAD_STREAM_KIND_COUNT && facts.kernels->stream[s->requires] == NULL))
+            facts.kernels->stream[s->kind] == NULL || facts.kernels->stream[s->requires] == NULL)
             continue;
         const ndpad_stream_verdict verdict = s->applies(&facts, &work);
         if (verdict == NDPAD_STRATEGY_NO_MEMORY)

@@ -74,7 +74,6 @@ static void blocks_constant_fill(const ndpad_stream_facts *facts, ndpad_stream_w
 const ndpad_stream_strategy ndpad_stream_strategy_blocks_constant = {
     .name = "blocks_constant",
     .kind = NDPAD_STREAM_BLOCKS_CONSTANT,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = blocks_constant_applies,
     .table_bytes = blocks_constant_table_bytes,
     .fill = blocks_constant_fill,

@@ -228,7 +228,6 @@ static void blocks_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
 const ndpad_stream_strategy ndpad_stream_strategy_blocks = {
     .name = "blocks",
     .kind = NDPAD_STREAM_BLOCKS,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = blocks_applies,
     .table_bytes = blocks_table_bytes,
     .fill = blocks_fill,
@@ -247,7 +246,6 @@ static ndpad_stream_verdict blocks_declined_applies(const ndpad_stream_facts *fa
 const ndpad_stream_strategy ndpad_stream_strategy_blocks_declined = {
     .name = "blocks_declined",
     .kind = NDPAD_STREAM_BLOCKS,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = blocks_declined_applies,
     .none = true,
 };

@@ -80,7 +80,6 @@ static void planes_16_fill(const ndpad_stream_facts *facts, ndpad_stream_work *w
 const ndpad_stream_strategy ndpad_stream_strategy_planes_16 = {
     .name = "planes_16",
     .kind = NDPAD_STREAM_PLANES_16,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = planes_16_applies,
     .table_bytes = planes_16_table_bytes,
     .fill = planes_16_fill,

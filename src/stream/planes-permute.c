@@ -174,7 +174,6 @@ static void planes_permute_fill(const ndpad_stream_facts *facts, ndpad_stream_wo
 const ndpad_stream_strategy ndpad_stream_strategy_planes_permute = {
     .name = "planes_permute",
     .kind = NDPAD_STREAM_PLANES_PERMUTE,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = planes_permute_applies,
     .table_bytes = planes_permute_table_bytes,
     .fill = planes_permute_fill,

@@ -118,7 +118,6 @@ static void planes_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work
 const ndpad_stream_strategy ndpad_stream_strategy_planes = {
     .name = "planes",
     .kind = NDPAD_STREAM_PLANES,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = planes_applies,
     .table_bytes = planes_table_bytes,
     .fill = planes_fill,

@@ -54,7 +54,6 @@ static void rows_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work,
 const ndpad_stream_strategy ndpad_stream_strategy_rows = {
     .name = "rows",
     .kind = NDPAD_STREAM_ROWS,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = rows_applies,
     .table_bytes = rows_table_bytes,
     .fill = rows_fill,

@@ -43,7 +43,6 @@ static ndpad_stream_verdict short_rows_128_applies(const ndpad_stream_facts *fac
 const ndpad_stream_strategy ndpad_stream_strategy_short_rows_128 = {
     .name = "short_rows_128",
     .kind = NDPAD_STREAM_SHORT_ROWS_128,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = short_rows_128_applies,
     .lists_rows = true,
 };

@@ -82,7 +82,6 @@ static ndpad_stream_verdict short_rows_16_applies(const ndpad_stream_facts *fact
 const ndpad_stream_strategy ndpad_stream_strategy_short_rows_16 = {
     .name = "short_rows_16",
     .kind = NDPAD_STREAM_SHORT_ROWS_16,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = short_rows_16_applies,
     .lists_rows = true,
 };

@@ -76,7 +76,6 @@ static void short_rows_fill_group(const ndpad_stream_facts *facts, ndpad_stream_
 const ndpad_stream_strategy ndpad_stream_strategy_short_rows = {
     .name = "short_rows",
     .kind = NDPAD_STREAM_SHORT_ROWS,
-    .requires = NDPAD_STREAM_KIND_COUNT,
     .applies = short_rows_applies,
     .fill = short_rows_fill_group,
     .lists_rows = true,

@@ -80,10 +80,13 @@ typedef enum ndpad_stream_verdict {
     NDPAD_STRATEGY_NO_MEMORY, /* its work could not be allocated: planning fails */
 } ndpad_stream_verdict;
 
+/* `requires` of a strategy that needs no second kind: ROWS, which every level has. */
+_Static_assert(NDPAD_STREAM_ROWS == 0, "a strategy's default `requires` is ROWS");
+
 typedef struct ndpad_stream_strategy {
     const char *name;
     ndpad_stream_kind kind;     /* the kernel it plans for: the level's slot must be set */
-    ndpad_stream_kind requires; /* another kind the level must have, or NDPAD_STREAM_KIND_COUNT */
+    ndpad_stream_kind requires; /* another kind the level must have (default ROWS: every level) */
     ndpad_stream_verdict (*applies)(const ndpad_stream_facts *facts, ndpad_stream_work *work);
     /* Bytes of tables after the descriptor (whose size is a multiple of 8) */
     int64_t (*table_bytes)(const ndpad_stream_facts *facts, const ndpad_stream_work *work);
