@@ -10,7 +10,7 @@
  *                                        elements
  *   copy/memcpy/<size>                   memcpy, the baseline of the copies
  *   copy/interior-<isa>/<size>           the interior copy kernel (NDPAD_COPY)
- *   copy/stream-<isa>/<size>             the non-temporal interior copy (NDPAD_COPY_STREAM)
+ *   copy/stream-<isa>/<size>             the non-temporal interior copy (NDPAD_COPY_NT)
  *                                        for sizes 4KiB, 256KiB, 4MiB and 256MiB
  *   copy/planned-<isa>/<size>            what a plan runs: the streaming copy when the output
  *                                        exceeds the last-level cache hwloc reports, else the
@@ -243,7 +243,7 @@ static void register_copy(const copier *c, const copier *stream, int size, size_
     else
         snprintf(name, sizeof(name), "copy/%s-%s/%s",
                  stream != NULL ? "planned"
-                 : c->stream    ? "stream"
+                 : c->nt        ? "stream"
                                 : "interior",
                  ndpad_isa_name(c->isa), copy_sizes[size].name);
     gbench_benchmark *b = gbench_register(name, bench_copy, r);
@@ -301,9 +301,9 @@ int main(int argc, char **argv)
             if (!duplicate) register_copy(c, NULL, s, &count);
         }
         for (size_t i = 0; i < COPIER_COUNT; i++) {
-            if (!usable[copiers[i].isa] || copiers[i].stream) continue;
+            if (!usable[copiers[i].isa] || copiers[i].nt) continue;
             for (size_t j = 0; j < COPIER_COUNT; j++)
-                if (copiers[j].stream && copiers[j].isa == copiers[i].isa)
+                if (copiers[j].nt && copiers[j].isa == copiers[i].isa)
                     register_copy(&copiers[i], &copiers[j], s, &count);
         }
     }

@@ -268,7 +268,7 @@ int main(int argc, char **argv)
                  * own nothing of their own and are never destroyed). */
                 for (int v = 0; v < 2; v++) {
                     forced[v] = *plans[HEUR];
-                    forced[v].tile.stream = v;
+                    forced[v].tile.nt = v;
                     plans[CACHED + v] = &forced[v];
                 }
                 count = 5;

@@ -9,8 +9,9 @@ header on its own (plan.h, checked.h). Unit A depends on unit B when A
   - includes B's header and B has a .c file (a header-only unit is a shared vocabulary of
     types: including it is no dependency of its own, but calling its inline code is).
 Comments and string literals are ignored. The order the units may call each other in is
-written down in HACKING.md ("Dependency order"); this check only refuses circles, so it works
-on whatever files src/ holds.
+written down in HACKING.md ("Dependency order", a numbered list of levels naming units in
+backquotes, `dir/*` for a folder): the check also refuses a unit that depends on one of a
+higher level, and a unit the list does not name.
 
 Usage: ci/check-deps.py [--root DIR] [--graph]
   --graph  also print every unit's dependencies (a quick map of src/)
@@ -143,6 +144,56 @@ def dependencies(units, src):
     return deps
 
 
+def levels_from_hacking(path):
+    """{pattern: level} from HACKING.md's "Dependency order" list: each numbered item is a
+    level, each backquoted name in it (`plan.h`, `stream-plan.c`, `kernels/*`) a unit
+    pattern; None when the section is missing."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r"^## Dependency order\n(.*?)^## ", text, re.S | re.M)
+    if not m:
+        return None
+    levels, level = {}, None
+    for line in m.group(1).split("\n"):
+        item = re.match(r"(\d+)\.\s", line)
+        if item:
+            level = int(item.group(1))
+        elif not line.strip() or not line.startswith(" "):
+            level = None if not line.strip() else level
+            if line.strip() and not line.startswith(" "):
+                continue
+        if level is None:
+            continue
+        for name in re.findall(r"`([^`]+)`", line):
+            levels.setdefault(re.sub(r"\.(c|h|inc)$", "", name), level)
+    return levels
+
+
+def unit_level(unit, levels):
+    """The level of a unit (stream/blocks, plan, kernels/avx2/fill-any-avx2), or None."""
+    if unit in levels:
+        return levels[unit]
+    folder = unit.split("/")[0]
+    return levels.get(folder + "/*")
+
+
+def order_violations(deps, levels):
+    """[(unit, other, reasons)] where a unit depends on one of a higher level, and
+    [unit] for the units the list does not name."""
+    unnamed = sorted(u for u in deps if unit_level(u, levels) is None)
+    wrong = []
+    for unit in sorted(deps):
+        a = unit_level(unit, levels)
+        for other in sorted(deps[unit]):
+            b = unit_level(other, levels)
+            if a is not None and b is not None and b > a:
+                wrong.append((unit, other, deps[unit][other]))
+    return wrong, unnamed
+
+
 def circles(deps):
     """Strongly connected components with more than one unit (Tarjan)."""
     index, low, stack, on_stack, result = {}, {}, [], set(), []
@@ -203,6 +254,14 @@ def self_test():
         found = circles(dependencies(collect_units(src), src))
         if found != [["a", "b", "c"]]:
             return "the circle a -> b -> c -> a was not found (got %r)" % found
+        hacking = os.path.join(root, "HACKING.md")
+        with open(hacking, "w") as f:
+            f.write("## Dependency order\n\n1. `b.c`, `c.h`\n2. `a.c`\n\n## Next\n")
+        deps = dependencies(collect_units(src), src)
+        wrong, unnamed = order_violations(deps, levels_from_hacking(hacking))
+        if [(u, o) for u, o, _ in wrong] != [("c", "a")] or unnamed:
+            return "c calling a of a higher level was not found (got %r, %r)" % (
+                [(u, o) for u, o, _ in wrong], unnamed)
     return None
 
 
@@ -233,7 +292,21 @@ def main():
         print("check-deps: %d circle(s) among the units of src/; see HACKING.md, "
               "\"Dependency order\"" % len(found), file=sys.stderr)
         return 1
-    print("check-deps: %d units of src/, no circle" % len(units))
+    levels = levels_from_hacking(os.path.join(args.root, "HACKING.md"))
+    if levels is None:
+        print("check-deps: HACKING.md has no \"Dependency order\" list", file=sys.stderr)
+        return 1
+    wrong, unnamed = order_violations(deps, levels)
+    for unit in unnamed:
+        print("check-deps: %s is in no level of HACKING.md's \"Dependency order\"" % unit,
+              file=sys.stderr)
+    for unit, other, reasons in wrong:
+        print("check-deps: %s (level %d) depends on %s (level %d, higher): %s" % (
+            unit, unit_level(unit, levels), other, unit_level(other, levels),
+            "; ".join(reasons[:4])), file=sys.stderr)
+    if wrong or unnamed:
+        return 1
+    print("check-deps: %d units of src/, no circle, in HACKING.md's level order" % len(units))
     return 0
 
 

@@ -411,7 +411,7 @@ struct ndpad_plan_info {
 NDPAD_API ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *info);
 
 /* ===================================================================================== */
-/* 2d. Host thread pools                                                                  */
+/* 2b. Host thread pools                                                                  */
 /* ===================================================================================== */
 
 /*
@@ -529,7 +529,7 @@ NDPAD_API ndpad_status ndpad_window_plan_create(const ndpad_problem *problem,
                                                 const ndpad_options *options, ndpad_plan **plan);
 
 /* ===================================================================================== */
-/* 2b. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
+/* 2d. Wisdom: the per-machine tile cache (FFTW's wisdom)                                 */
 /* ===================================================================================== */
 
 /*

@@ -93,7 +93,7 @@ ndpad_status ndpad_plan_info(const ndpad_plan *plan, struct ndpad_plan_info *inf
         .tile_cols = plan->tile.cols,
         .tiles = ndpad_plan_tile_count(plan),
         .tile_source = plan->tile_source,
-        .streaming = plan->tile.stream != 0,
+        .streaming = plan->tile.nt != 0,
         .interior_copy = plan->tile.copy,
         .stream_path = plan->stream != NULL && !plan->tile.rows_path && whole_rows,
         .plan_bytes = ndpad_plan_heap_bytes(plan),

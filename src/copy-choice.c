@@ -51,7 +51,7 @@ bool ndpad_copy_available(int32_t kind)
 
 ndpad_copy_fn ndpad_copy_choose(const ndpad_kernels *kernels, int32_t kind, bool stream)
 {
-    if (stream) return kernels->copy_stream;
+    if (stream) return kernels->copy_nt;
     if (kind == NDPAD_COPY_LIBC) return copy_libc;
 #if defined(__x86_64__)
     if (kind == NDPAD_COPY_MOVSB && ndpad_copy_available(kind)) return copy_movsb;

@@ -64,7 +64,7 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
                 "%lld block positions\n",
                 kernel, (long long)plan->stream->plane_rows, (long long)plan->stream->plane_bytes,
                 (long long)plan->stream->plane_phases);
-        else if (plan->stream->row_list != NULL)
+        else if (plan->stream->row_list != 0)
             put(&t, "output stream: %s, the rows' source offsets held by the plan (%lld KiB)\n",
                 kernel, (long long)((plan->rows * (int64_t)sizeof(int64_t) + 1023) / 1024));
         else
@@ -79,8 +79,8 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s%s%s\n",
         (long long)plan->tile.rows, (long long)plan->tile.cols,
         (long long)ndpad_plan_tile_count(plan), (int)plan->tile.threads, runner,
-        plan->tile.stream ? ", streaming stores" : "",
-        plan->solo_stream > 0 && !plan->tile.stream ? " (streaming while on one thread)" : "");
+        plan->tile.nt ? ", streaming stores" : "",
+        plan->solo_nt > 0 && !plan->tile.nt ? " (streaming while on one thread)" : "");
     char key[160];
     const ndpad_wisdom_key class_key = ndpad_wisdom_key_of(plan);
     ndpad_wisdom_key_format(&class_key, key, sizeof(key));

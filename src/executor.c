@@ -383,7 +383,7 @@ static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const cha
         ndpad_topology_bind_worker(omp_get_thread_num());
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tiles; t++)
-            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.stream != 0);
+            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.nt != 0);
     }
 }
 #endif
@@ -407,15 +407,15 @@ typedef struct tile_job {
 static bool task_streams(tile_job *job)
 {
     const ndpad_plan *plan = job->plan;
-    if (plan->solo_stream < 0 || plan->solo_stream == plan->tile.stream)
-        return plan->tile.stream != 0;
+    if (plan->solo_nt < 0 || plan->solo_nt == plan->tile.nt)
+        return plan->tile.nt != 0;
     if (!pthread_equal(pthread_self(), job->caller)) {
         if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
             atomic_store_explicit(&job->helped, true, memory_order_relaxed);
-        return plan->tile.stream != 0;
+        return plan->tile.nt != 0;
     }
-    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.stream != 0
-                                                                    : plan->solo_stream != 0;
+    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.nt != 0
+                                                                    : plan->solo_nt != 0;
 }
 
 static void run_task(void *context, size_t index)
@@ -469,9 +469,9 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
         return;
     }
     /* One thread: its stores (a plan for more threads run here by a fork, a nested call) */
-    const bool nontemporal = plan->solo_stream >= 0 && threads < plan->tile.threads
-                                 ? plan->solo_stream != 0
-                                 : plan->tile.stream != 0;
+    const bool nontemporal = plan->solo_nt >= 0 && threads < plan->tile.threads
+                                 ? plan->solo_nt != 0
+                                 : plan->tile.nt != 0;
     for (int64_t t = 0; t < tiles; t++)
         run_tile(plan, in, out, skip_interior, t, col_tiles, nontemporal);
 }

@@ -22,25 +22,25 @@ const char *const ndpad_fill_op_names[NDPAD_OP_COUNT] = {
 const ndpad_filler_entry ndpad_filler_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function) {isa, op, elem_bytes, function, #function},
 #define NDPAD_COPY(isa, function)
-#define NDPAD_COPY_STREAM(isa, function)
-#define NDPAD_STREAM(isa, kind, function)
+#define NDPAD_COPY_NT(isa, function)
+#define NDPAD_STREAM(isa, kind, lane, function)
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+#undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
 };
 const size_t ndpad_filler_list_count = sizeof(ndpad_filler_list) / sizeof(ndpad_filler_list[0]);
 
 const ndpad_copy_entry ndpad_copy_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function)
-#define NDPAD_COPY(isa, function)        {isa, false, function, #function},
-#define NDPAD_COPY_STREAM(isa, function) {isa, true, function, #function},
-#define NDPAD_STREAM(isa, kind, function)
+#define NDPAD_COPY(isa, function)    {isa, false, function, #function},
+#define NDPAD_COPY_NT(isa, function) {isa, true, function, #function},
+#define NDPAD_STREAM(isa, kind, lane, function)
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+#undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
 };
 const size_t ndpad_copy_list_count = sizeof(ndpad_copy_list) / sizeof(ndpad_copy_list[0]);
@@ -48,12 +48,12 @@ const size_t ndpad_copy_list_count = sizeof(ndpad_copy_list) / sizeof(ndpad_copy
 const ndpad_stream_entry ndpad_stream_list[] = {
 #define NDPAD_FILLER(isa, op, elem_bytes, function)
 #define NDPAD_COPY(isa, function)
-#define NDPAD_COPY_STREAM(isa, function)
-#define NDPAD_STREAM(isa, kind, function) {isa, kind, function, #function},
+#define NDPAD_COPY_NT(isa, function)
+#define NDPAD_STREAM(isa, kind, lane, function) {isa, kind, lane, function, #function},
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+#undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
 };
 const size_t ndpad_stream_list_count = sizeof(ndpad_stream_list) / sizeof(ndpad_stream_list[0]);
@@ -62,10 +62,11 @@ const size_t ndpad_stream_list_count = sizeof(ndpad_stream_list) / sizeof(ndpad_
 typedef struct op_row {
     ndpad_fill_fn fill[NDPAD_OP_COUNT];
     const char *fill_name[NDPAD_OP_COUNT];
-    ndpad_copy_fn copy, copy_stream;
-    const char *copy_name, *copy_stream_name;
+    ndpad_copy_fn copy, copy_nt;
+    const char *copy_name, *copy_nt_name;
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT];
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
+    int32_t stream_lane[NDPAD_STREAM_KIND_COUNT];
 } op_row;
 
 static ndpad_kernels table[NDPAD_ISA_SLOTS][NDPAD_SIZE_CLASS_COUNT];
@@ -104,9 +105,9 @@ static void install(ndpad_isa isa, op_row row[NDPAD_SIZE_CLASS_COUNT])
         const ndpad_copy_entry *e = &ndpad_copy_list[k];
         if (e->isa != isa) continue;
         for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {
-            if (e->stream) {
-                row[c].copy_stream = e->fn;
-                row[c].copy_stream_name = e->name;
+            if (e->nt) {
+                row[c].copy_nt = e->fn;
+                row[c].copy_nt_name = e->name;
             } else {
                 row[c].copy = e->fn;
                 row[c].copy_name = e->name;
@@ -120,6 +121,7 @@ static void install(ndpad_isa isa, op_row row[NDPAD_SIZE_CLASS_COUNT])
         for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {
             row[c].stream[e->kind] = e->fn;
             row[c].stream_name[e->kind] = e->name;
+            row[c].stream_lane[e->kind] = e->lane;
         }
         built[isa] = true;
     }
@@ -150,11 +152,12 @@ static void build_table(void)
         for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {
             table[isa][c].copy = rows[isa][c].copy;
             table[isa][c].copy_name = rows[isa][c].copy_name;
-            table[isa][c].copy_stream = rows[isa][c].copy_stream;
-            table[isa][c].copy_stream_name = rows[isa][c].copy_stream_name;
+            table[isa][c].copy_nt = rows[isa][c].copy_nt;
+            table[isa][c].copy_nt_name = rows[isa][c].copy_nt_name;
             for (int s = 0; s < NDPAD_STREAM_KIND_COUNT; s++) {
                 table[isa][c].stream[s] = rows[isa][c].stream[s];
                 table[isa][c].stream_name[s] = rows[isa][c].stream_name[s];
+                table[isa][c].stream_lane[s] = rows[isa][c].stream_lane[s];
             }
         }
     }

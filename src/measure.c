@@ -73,7 +73,7 @@ bool ndpad_scratch_alloc_capped(const ndpad_plan *plan, ndpad_scratch *s, int64_
     }
     /* The plan's row list holds offsets for its own strides (a crop's input rows are
      * longer than the dense buffer's): the dense plan gets a stream of its own. */
-    if (restrided && plan->reads_input && plan->stream != NULL && plan->stream->row_list != NULL) {
+    if (restrided && plan->reads_input && plan->stream != NULL && plan->stream->row_list != 0) {
         if (ndpad_stream_plan(&s->plan, &s->stream, "ndpad_tune") != NDPAD_OK) {
             ndpad_scratch_free(s);
             return false;
@@ -115,7 +115,7 @@ typedef struct workspace {
 static double time_once(ndpad_plan *plan, const ndpad_tile *tile, const ndpad_scratch *s)
 {
     plan->tile = *tile;
-    plan->solo_stream = -1; /* the candidate's stores, whichever threads run it */
+    plan->solo_nt = -1; /* the candidate's stores, whichever threads run it */
     const double t0 = ndpad_now();
     /* In place, CONSTANT reads nothing: only the gaps around the interior are written. */
     ndpad_run(plan, s->in_place ? s->out : s->in, s->out, s->in_place);
@@ -181,7 +181,7 @@ int ndpad_tune_coarse(const ndpad_plan *plan, const ndpad_tile *def, ndpad_tile 
     for (int k = 0; k < n; k++)
         for (int32_t stream = 0; stream <= 1; stream++) {
             ndpad_tile t = *def;
-            t.threads = threads[k], t.stream = stream;
+            t.threads = threads[k], t.nt = stream;
             /* One thread: one tile is the heuristic's own shape for it. */
             if (t.threads == 1 && def->threads > 1) t.rows = plan->rows, t.cols = def->cols;
             add_variant(list, &count, plan, t);
@@ -212,7 +212,7 @@ int ndpad_tune_refine(const ndpad_plan *plan, const ndpad_tile *best, ndpad_tile
         for (int32_t kind = 0; kind < NDPAD_COPY_KINDS; kind++)
             if (kind != best->copy && ndpad_copy_available(kind)) {
                 ndpad_tile t = *best;
-                t.copy = kind, t.stream = 0;
+                t.copy = kind, t.nt = 0;
                 add_variant(list, &count, plan, t);
             }
     if (plan->stream != NULL) {

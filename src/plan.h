@@ -29,7 +29,7 @@ typedef struct ndpad_tile {
     int64_t rows;
     int64_t cols;
     int32_t threads;
-    int32_t stream;    /* interior copies with non-temporal stores */
+    int32_t nt;        /* interior copies with non-temporal (nt) stores */
     int32_t copy;      /* the interior copy otherwise: an ndpad_copy_kind (copy-choice.h) */
     int32_t rows_path; /* 1: the row executor even where the output-stream path applies */
     int32_t prefetch;  /* in-place CONSTANT walks: gap lines prefetched this many rows ahead;
@@ -66,9 +66,9 @@ struct ndpad_plan {
     /* Streaming stores when the execution runs on one thread: the heuristic's choice for
      * one thread (a tile for two threads streams less, as two caches hold more), used by
      * tasks that run on the caller before any other thread has run one (a sequential
-     * host, a worker that has not started); -1: always tile.stream (forced tiles, the
+     * host, a worker that has not started); -1: always tile.nt (forced tiles, the
      * measuring engine's candidates) */
-    int8_t solo_stream;
+    int8_t solo_nt;
     ndpad_tile tile;
     int32_t tile_source; /* an ndpad_tile_source (ndpad.h): where `tile` came from */
     const ndpad_kernels *kernels;

@@ -288,7 +288,7 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
     choose_tile(plan, options, caller);
     cap_threads_at_processors(plan);
-    plan->solo_stream = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
+    plan->solo_nt = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
                             ? -1
                             : (int8_t)ndpad_tile_streams_alone(plan);
     *result = plan;

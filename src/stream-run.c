@@ -30,10 +30,11 @@ void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t
         return;
     }
     out += r0 * stream->row_bytes;
-    if (stream->row_list != NULL) {
+    if (stream->row_list != 0) {
         /* The plan's list, read by the kernel itself: one listed here batch by batch costs
          * more than its own instructions (5d reflect, 1 thread: 130 -> 119 us) */
-        stream->kernel(stream, in, stream->row_list + r0, r1 - r0, out, nontemporal);
+        stream->kernel(stream, in, NDPAD_STREAM_TABLE(stream, row_list, int64_t) + r0, r1 - r0, out,
+                       nontemporal);
         return;
     }
     ndpad_row_odometer odometer;

@@ -65,16 +65,16 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
     ndpad_tile tile = {.rows = plan->rows > 0 ? plan->rows : 1,
                        .cols = row->n > 0 ? row->n : 1,
                        .threads = 1,
-                       .stream = 0};
+                       .nt = 0};
     const ndpad_topology *topo = ndpad_topology_get();
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
     if (threads > plan->max_threads) threads = plan->max_threads;
     if (threads < 1 || ndpad_plan_is_tiny(plan)) threads = 1;
-    tile.stream = streams(plan, topo->llc_bytes, threads);
+    tile.nt = streams(plan, topo->llc_bytes, threads);
     /* Streaming stores: by the executor's rows where the stream kernel has none (the ROWS
      * kernel of CONSTANT; a 16 MiB output of 128-byte fp32 rows, one thread, AVX2: 0.86 of
      * a memcpy there, 1.04 through the kernel). */
-    tile.rows_path = tile.stream && plan->mode == NDPAD_CONSTANT && plan->stream != NULL &&
+    tile.rows_path = tile.nt && plan->mode == NDPAD_CONSTANT && plan->stream != NULL &&
                      plan->stream->kind == NDPAD_STREAM_ROWS;
     if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
     tile.threads = (int32_t)threads;
@@ -121,7 +121,7 @@ ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile)
     if (tile.cols > n) tile.cols = n;
     if (tile.threads > plan->max_threads) tile.threads = plan->max_threads;
     if (tile.threads < 1 || ndpad_plan_is_tiny(plan)) tile.threads = 1;
-    tile.stream = tile.stream != 0;
+    tile.nt = tile.nt != 0;
     if (tile.copy < 0 || tile.copy >= NDPAD_COPY_KINDS) tile.copy = NDPAD_COPY_VECTOR;
     tile.rows_path = tile.rows_path != 0;
     if (tile.prefetch < -1 || tile.prefetch > NDPAD_PREFETCH_ROWS_MAX) tile.prefetch = 0;
@@ -130,9 +130,8 @@ ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile)
 
 bool ndpad_tile_same(const ndpad_tile *a, const ndpad_tile *b)
 {
-    return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads &&
-           a->stream == b->stream && a->copy == b->copy && a->rows_path == b->rows_path &&
-           a->prefetch == b->prefetch;
+    return a->rows == b->rows && a->cols == b->cols && a->threads == b->threads && a->nt == b->nt &&
+           a->copy == b->copy && a->rows_path == b->rows_path && a->prefetch == b->prefetch;
 }
 
 int ndpad_tile_text(const ndpad_tile *t, char *buf, size_t size)
@@ -142,6 +141,6 @@ int ndpad_tile_text(const ndpad_tile *t, char *buf, size_t size)
     if (t->prefetch != 0)
         snprintf(prefetch, sizeof(prefetch), "/pf%d", t->prefetch < 0 ? 0 : (int)t->prefetch);
     return snprintf(buf, size, "%lldx%lld/%dt%s%s%s%s%s", (long long)t->rows, (long long)t->cols,
-                    (int)t->threads, t->stream ? "/nt" : "", copy != NULL ? "/" : "",
+                    (int)t->threads, t->nt ? "/nt" : "", copy != NULL ? "/" : "",
                     copy != NULL ? copy : "", t->rows_path ? "/rows" : "", prefetch);
 }

@@ -113,7 +113,7 @@ static bool parse_class(const char *line, entry *e)
     e->tile = (ndpad_tile){.rows = rows,
                            .cols = cols,
                            .threads = (int32_t)threads,
-                           .stream = (int32_t)stream,
+                           .nt = (int32_t)stream,
                            .copy = copy,
                            .rows_path = rows_path,
                            .prefetch = (int32_t)prefetch};
@@ -324,8 +324,8 @@ size_t ndpad_wisdom_print(const entry *entries, size_t count, const char *others
             "class %s tile_rows=%lld tile_cols=%lld threads=%d stream=%d copy=%s path=%s "
             "prefetch=%d gbps=%.3f\n",
             key, (long long)e->tile.rows, (long long)e->tile.cols, (int)e->tile.threads,
-            (int)e->tile.stream, copy != NULL ? copy : "vector",
-            e->tile.rows_path ? "rows" : "auto", (int)e->tile.prefetch, e->gbps);
+            (int)e->tile.nt, copy != NULL ? copy : "vector", e->tile.rows_path ? "rows" : "auto",
+            (int)e->tile.prefetch, e->gbps);
     }
     if (others != NULL) put(&t, "%s", others);
     return t.length;

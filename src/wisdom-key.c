@@ -69,7 +69,7 @@ static void make_fingerprint(void)
             const ndpad_kernels *k = ndpad_kernels_select((ndpad_isa)isa, sizes[s]);
             if (k == NULL) continue;
             h = fnv1a(h, k->copy_name);
-            h = fnv1a(h, k->copy_stream_name);
+            h = fnv1a(h, k->copy_nt_name);
             for (int m = 0; m < NDPAD_MODE_COUNT; m++) h = fnv1a(h, k->fill_name[m]);
         }
     snprintf(fingerprint, sizeof(fingerprint),

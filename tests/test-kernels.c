@@ -431,7 +431,7 @@ static arena copy_src, copy_dst;
 
 typedef struct copy_case {
     ndpad_isa isa;
-    bool stream;
+    bool nt;
     bool large;
     char name[72];
 } copy_case;
@@ -500,7 +500,7 @@ static void copies_of_class(void **state)
     int entries = 0;
     for (int k = 0; k < COPY_COUNT; k++) {
         const copy_entry *e = &copies[k];
-        if (e->isa != c->isa || e->stream != c->stream) continue;
+        if (e->isa != c->isa || e->nt != c->nt) continue;
         entries++;
         if (c->large) {
             for (size_t n = 0; n < sizeof(large_copy_sizes) / sizeof(large_copy_sizes[0]); n++)
@@ -533,7 +533,7 @@ static const copy_entry *find_copy(ndpad_isa isa, bool stream)
 {
     const copy_entry *found = NULL;
     for (int k = 0; k < COPY_COUNT; k++)
-        if (copies[k].isa == isa && copies[k].stream == stream) {
+        if (copies[k].isa == isa && copies[k].nt == stream) {
             if (found)
                 fail_msg("kernels.inc lists %s and %s for the same slot", found->name,
                          copies[k].name);
@@ -576,7 +576,7 @@ static void kernel_list_covers_every_operation_and_fast_size_per_isa(void **stat
                          ndpad_fill_op_names[op]);
         }
         if ((!find_copy(isa, false) || !find_copy(isa, true)) && complete)
-            fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_STREAM", ndpad_isa_name(isa));
+            fail_msg("kernels.inc: %s lacks NDPAD_COPY or NDPAD_COPY_NT", ndpad_isa_name(isa));
     }
     assert_true(isa_listed(NDPAD_ISA_SCALAR));
 }
@@ -653,8 +653,7 @@ static void dispatch_table_selects_the_listed_kernel(void **state)
             const copy_entry *copy = expected_copy(isa, false), *stream = expected_copy(isa, true);
             assert_true(copy != NULL && stream != NULL);
             assert_true(k->copy == copy->fn && strcmp(k->copy_name, copy->name) == 0);
-            assert_true(k->copy_stream == stream->fn &&
-                        strcmp(k->copy_stream_name, stream->name) == 0);
+            assert_true(k->copy_nt == stream->fn && strcmp(k->copy_nt_name, stream->name) == 0);
         }
     }
 }
@@ -696,7 +695,7 @@ static bool lists(ndpad_isa isa, int op)
         return false;
     }
     for (int k = 0; k < COPY_COUNT; k++)
-        if (copies[k].isa == isa && copies[k].stream == (op == -2)) return true;
+        if (copies[k].isa == isa && copies[k].nt == (op == -2)) return true;
     return false;
 }
 
@@ -731,10 +730,10 @@ int main(void)
             if (!lists(isa, kind >= 2 ? -2 : -1)) continue;
             copy_case *cc = &copy_cases[c++];
             cc->isa = isa;
-            cc->stream = kind >= 2;
+            cc->nt = kind >= 2;
             cc->large = kind & 1;
             snprintf(cc->name, sizeof cc->name, "%s_%s_%s", ndpad_isa_name(isa),
-                     cc->stream ? "copy_stream" : "copy",
+                     cc->nt ? "copy_nt" : "copy",
                      cc->large ? "large_sizes_misaligned" : "sizes_0_to_300_misaligned");
             tests[n++] =
                 (struct CMUnitTest){cc->name, copies_of_class, NULL, report_faulting_call, cc};

@@ -26,6 +26,7 @@
 #include "plan.h"
 #include "ref/ndpad-ref.h"
 #include "stream-plan.h"
+#include "stream/strategy.h"
 
 #define GUARD    64
 #define SENTINEL 0xA5
@@ -79,9 +80,9 @@ static void count_kernel(const ndpad_stream *stream)
     for (size_t k = 0; k < ndpad_stream_list_count && k < 64; k++)
         if (ndpad_stream_list[k].fn == stream->kernel) kernel_plans[k]++;
     if (stream->kind == NDPAD_STREAM_BLOCKS) {
-        seam_plans += stream->seam_index != NULL;
-        blocks_without_seam += stream->seam_index == NULL;
-        far_seam_plans += stream->seam_far_index != NULL;
+        seam_plans += stream->seam_index != 0;
+        blocks_without_seam += stream->seam_index == 0;
+        far_seam_plans += stream->seam_far_index != 0;
     }
 }
 
@@ -156,11 +157,11 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
     verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows, "");
     /* The same plan with its rows listed per tile by the odometer instead of its list (a
      * one-shot plan from the cache runs so). */
-    if (plan->stream != NULL && plan->stream->row_list != NULL) {
+    if (plan->stream != NULL && plan->stream->row_list != 0) {
         listed_plans++;
         ndpad_stream *stream = (ndpad_stream *)plan->stream;
-        const int64_t *list = stream->row_list;
-        stream->row_list = NULL;
+        const int64_t list = stream->row_list;
+        stream->row_list = 0;
         memset(alloc, SENTINEL, span);
         assert_int_equal(ndpad_execute(plan, in.data, out), NDPAD_OK);
         stream->row_list = list;
@@ -169,12 +170,12 @@ static void check(const ndpad_problem *p, int32_t isa, int64_t threads, int64_t 
     }
     /* The same plan with streaming stores asked for (outputs beyond the LLC), where the
      * stream kernel takes the hint itself rather than the executor's rows. */
-    if (plan->stream != NULL && !plan->tile.stream && !plan->tile.rows_path) {
+    if (plan->stream != NULL && !plan->tile.nt && !plan->tile.rows_path) {
         ndpad_plan *streaming = plan;
-        streaming->tile.stream = 1;
+        streaming->tile.nt = 1;
         memset(alloc, SENTINEL, span);
         assert_int_equal(ndpad_execute(streaming, in.data, out), NDPAD_OK);
-        streaming->tile.stream = 0;
+        streaming->tile.nt = 0;
         verify(alloc, span, out, out_bytes, expected, p, isa, shift, threads, tile_rows,
                " (streaming stores)");
     }
@@ -297,6 +298,9 @@ static void test_fixed_shapes(void **state)
         /* fp32 rows of 120 bytes back to back in the input (a 28 x 28 feature map's): the
          * row masks' vpexpandd blocks, every phase of a row against the block grid */
         {4, 17, 28, 1, 1},
+        /* borders of 100 bytes over 600-byte rows: beyond one 64-byte window of their source
+         * row in the modes that mirror or wrap it (the BLOCKS row declines them) */
+        {1, 3, 600, 100, 100},
     };
     for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!isa_available(isas[i])) continue;
@@ -413,6 +417,28 @@ static void test_planes_permute(void **state)
     }
 }
 
+/* Every row of the strategy table (stream/table.h) that a level this CPU runs has the
+ * kernels for was chosen by one of the fixed shapes above (after them: it reads what they
+ * planned), so that no row of the table is dead. */
+static void test_every_strategy_chosen(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ndpad_stream_strategy_count; k++) {
+        const ndpad_stream_strategy *s = ndpad_stream_strategies[k];
+        bool reachable = false;
+        for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+            if (!isa_available(isas[i])) continue;
+            const ndpad_kernels *kernels = ndpad_kernels_select((ndpad_isa)isas[i], 4);
+            reachable = reachable ||
+                        (kernels->stream[s->kind] != NULL && kernels->stream[s->requires] != NULL);
+        }
+        const unsigned long long chosen = ndpad_stream_strategy_chosen[k];
+        print_message("strategy %s: %llu plans%s\n", s->name, chosen,
+                      reachable ? "" : " (no level of this CPU has its kernels)");
+        if (reachable && chosen == 0) fail_msg("strategy %s was never chosen", s->name);
+    }
+}
+
 /* The same with the vector kernel on rows of any length (NDPAD_STREAM=always). */
 static void test_vector_kernel_any_row(void **state)
 {
@@ -465,13 +491,10 @@ static void test_every_stream_kernel_ran(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixed_shapes),
-        cmocka_unit_test(test_planes),
-        cmocka_unit_test(test_planes_permute),
-        cmocka_unit_test(test_random_seams),
-        cmocka_unit_test(test_vector_kernel_any_row),
-        cmocka_unit_test(test_reference_kernel),
-        cmocka_unit_test(test_every_stream_kernel_ran),
+        cmocka_unit_test(test_fixed_shapes),     cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_planes_permute),   cmocka_unit_test(test_every_strategy_chosen),
+        cmocka_unit_test(test_random_seams),     cmocka_unit_test(test_vector_kernel_any_row),
+        cmocka_unit_test(test_reference_kernel), cmocka_unit_test(test_every_stream_kernel_ran),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

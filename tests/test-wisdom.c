@@ -598,11 +598,11 @@ static void zero_dimensions_are_the_heuristics(void **state)
     char head[1024], text[2048];
     header(head, sizeof(head));
     /* the entry's stores are the heuristic's, so that only rows and columns are left open */
-    assert_int_equal(ha->tile.stream, hb->tile.stream);
+    assert_int_equal(ha->tile.nt, hb->tile.nt);
     snprintf(text, sizeof(text),
              "%sclass %s tile_rows=0 tile_cols=0 threads=1 stream=%d "
              "copy=movsb path=auto gbps=1.000\n",
-             head, key_a, (int)ha->tile.stream);
+             head, key_a, (int)ha->tile.nt);
     assert_int_equal(ndpad_wisdom_load_string(text), NDPAD_OK);
     ndpad_plan *wa = make_plan(&a, NDPAD_TUNING_CACHE, 1);
     ndpad_plan *wb = make_plan(&b, NDPAD_TUNING_CACHE, 1);
@@ -677,7 +677,7 @@ static void every_choice_writes_the_reference(void **state)
             for (int32_t stream = 0; stream <= 1; stream++)
                 for (int32_t rows_path = 0; rows_path <= 1; rows_path++) {
                     plan->tile.copy = copy;
-                    plan->tile.stream = stream;
+                    plan->tile.nt = stream;
                     plan->tile.rows_path = rows_path;
                     memset(out, 0xA5, out_bytes);
                     assert_int_equal(ndpad_execute(plan, in, out), NDPAD_OK);
@@ -1036,7 +1036,7 @@ static void heuristic_tiles_follow_the_caches(void **state)
         fail_msg("tile of %lld bytes exceeds the L2 of %zu", (long long)tile_bytes, l2);
     const size_t llc = ndpad_topology_get()->llc_bytes;
     const int64_t out_bytes = rows * n * (int64_t)plan->elem_size;
-    assert_int_equal(t.stream, llc != 0 && (uint64_t)out_bytes > llc);
+    assert_int_equal(t.nt, llc != 0 && (uint64_t)out_bytes > llc);
     ndpad_plan_destroy(plan);
     plan = make_plan(&big, NDPAD_TUNING_HEURISTIC, 1);
     assert_int_equal(plan->tile.threads, 1);
@@ -1130,7 +1130,7 @@ static void search_variants_match_reference(void **state)
         bool one_thread = false, streaming = false;
         for (int c = 0; c < nc; c++) {
             one_thread |= coarse[c].threads == 1;
-            streaming |= coarse[c].stream != 0;
+            streaming |= coarse[c].nt != 0;
         }
         assert_true(one_thread && streaming); /* fewer threads and streaming are tried */
         for (int c = 0; c < nc; c++) {
@@ -1154,8 +1154,8 @@ static void search_variants_match_reference(void **state)
                 if (memcmp(out + TEST_GUARD, ref, out_bytes) != 0)
                     fail_msg("problem %zu, tile %lldx%lld/%d stream %d copy %d rows_path %d "
                              "differs from the reference",
-                             k, (long long)t->rows, (long long)t->cols, (int)t->threads,
-                             (int)t->stream, (int)t->copy, (int)t->rows_path);
+                             k, (long long)t->rows, (long long)t->cols, (int)t->threads, (int)t->nt,
+                             (int)t->copy, (int)t->rows_path);
                 assert_true(test_all_bytes_are(out, TEST_GUARD, TEST_SENTINEL));
                 assert_true(
                     test_all_bytes_are(out + TEST_GUARD + out_bytes, TEST_GUARD, TEST_SENTINEL));

@@ -15,7 +15,7 @@
 /* Fill `count` dense elements of `elem_size` bytes at dst from src (see kernels.inc). */
 typedef void (*ndpad_fill_fn)(void *restrict dst, const void *restrict src, int64_t count,
                               size_t elem_size);
-/* Copy `bytes` bytes (the interior run of a row). The copy_stream slot's kernels leave their
+/* Copy `bytes` bytes (the interior run of a row). The copy_nt slot's kernels leave their
  * non-temporal stores unordered: whoever calls them fences once after the last (the
  * executor, at the end of each tile), not each call (a fence per 1 KiB row waits for memory
  * every row: 3.4x slower on AVX-512). */
@@ -97,10 +97,11 @@ typedef struct ndpad_kernels {
     const char *fill_name[NDPAD_MODE_COUNT];
     ndpad_copy_fn copy;
     const char *copy_name;
-    ndpad_copy_fn copy_stream;
-    const char *copy_stream_name;
+    ndpad_copy_fn copy_nt;
+    const char *copy_nt_name;
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT]; /* NULL: no level supplies that kind */
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
+    int32_t stream_lane[NDPAD_STREAM_KIND_COUNT]; /* its capability (kernels.inc) */
 } ndpad_kernels;
 
 #define NDPAD_FILLER(isa, op, elem_bytes, function)                                                \
@@ -108,14 +109,14 @@ typedef struct ndpad_kernels {
                                  size_t elem_size);
 #define NDPAD_COPY(isa, function)                                                                  \
     NDPAD_INTERNAL void function(void *restrict dst, const void *restrict src, size_t bytes);
-#define NDPAD_COPY_STREAM(isa, function) NDPAD_COPY(isa, function)
-#define NDPAD_STREAM(isa, kind, function)                                                          \
+#define NDPAD_COPY_NT(isa, function) NDPAD_COPY(isa, function)
+#define NDPAD_STREAM(isa, kind, lane, function)                                                    \
     NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *in, const int64_t *rows,  \
                                  int64_t count, char *out, bool nontemporal);
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
-#undef NDPAD_COPY_STREAM
+#undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
 
 /* kernels.inc as data, expanded once (kernel-table.c): the dispatch table is built from it,
@@ -130,7 +131,7 @@ typedef struct ndpad_filler_entry {
 
 typedef struct ndpad_copy_entry {
     ndpad_isa isa;
-    bool stream; /* the NDPAD_COPY_STREAM slot */
+    bool nt; /* the NDPAD_COPY_NT slot (non-temporal stores) */
     ndpad_copy_fn fn;
     const char *name;
 } ndpad_copy_entry;
@@ -138,6 +139,7 @@ typedef struct ndpad_copy_entry {
 typedef struct ndpad_stream_entry {
     ndpad_isa isa;
     ndpad_stream_kind kind;
+    int32_t lane; /* bytes it moves as one (kernels.inc) */
     ndpad_stream_fn fn;
     const char *name;
 } ndpad_stream_entry;

@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 /* p16_block of the input bytes at src that lie before in_end (its last block's). */
 P16_INLINE p16_vec p16_block_near_end(const char *src, const char *in_end, const uint8_t *index,
@@ -52,16 +52,18 @@ static inline int64_t p16_safe_bytes(const ndpad_stream *st, int64_t first, int6
 {
     const int64_t plane_rows = st->plane_rows, plane_in = st->plane_in_bytes;
     const int64_t last = first + count, in_total = st->plane_in_end - st->src_interior;
-    const int64_t batch_in = last / plane_rows * plane_in + st->plane_in_before[last % plane_rows];
+    const int64_t batch_in = last / plane_rows * plane_in +
+                             NDPAD_STREAM_TABLE(st, plane_in_before, int64_t)[last % plane_rows];
     if (batch_in + 16 <= in_total) return count * st->row_bytes;
     /* the output place of input byte in_total - 16: the blocks from there read too far */
     const int64_t o = in_total - 16;
     if (o < 0) return 0;
     const int64_t r = o % plane_in;
     int64_t j = 0;
-    while (st->plane_in_before[j + 1] <= r) j++;
+    while (NDPAD_STREAM_TABLE(st, plane_in_before, int64_t)[j + 1] <= r) j++;
     const int64_t place = o / plane_in * st->plane_bytes + j * st->row_bytes + st->left_bytes +
-                          (r - st->plane_in_before[j]) - first * st->row_bytes;
+                          (r - NDPAD_STREAM_TABLE(st, plane_in_before, int64_t)[j]) -
+                          first * st->row_bytes;
     return place < 0 ? 0 : place < count * st->row_bytes ? place : count * st->row_bytes;
 }
 
@@ -71,10 +73,10 @@ P16_INLINE void planes_16_kernel(const ndpad_stream *st, const char *in, const i
                                  int64_t count, char *out, bool nontemporal)
 {
     const int64_t first = rows[0], phases = st->plane_phases;
-    const uint8_t *const index = st->plane_index;
-    const uint16_t *const in_at = st->plane_in_at;
+    const uint8_t *const index = NDPAD_STREAM_TABLE(st, plane_index, uint8_t);
+    const uint16_t *const in_at = NDPAD_STREAM_TABLE(st, plane_in_at, uint16_t);
     const char *src = in + st->src_interior + first / st->plane_rows * st->plane_in_bytes +
-                      st->plane_in_before[first % st->plane_rows];
+                      NDPAD_STREAM_TABLE(st, plane_in_before, int64_t)[first % st->plane_rows];
     const char *const in_end = in + st->plane_in_end;
     char *const end = out + count * st->row_bytes;
     const p16_vec pad = p16_load_pad(st->pad);

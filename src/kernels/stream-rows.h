@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "short-move.h"
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #define CHUNK STREAM_ROWS_CHUNK
 
@@ -85,7 +85,7 @@ stream_rows_body(const ndpad_stream *st, const char *in, const int64_t *rows, in
     const int64_t right = row_bytes - end_in, src_interior = st->src_interior;
     const int64_t left_elems = left / (int64_t)es, right_elems = right / (int64_t)es;
     /* CONSTANT has no list (NULL, no arithmetic on it) */
-    const int64_t *const left_source = st->border_source;
+    const int64_t *const left_source = (const int64_t *)ndpad_stream_table(st, st->border_source);
     const int64_t *const right_source = left_source != NULL ? left_source + left_elems : NULL;
     const uint8_t *const pattern = st->pad;
     const bool constant = st->constant;

@@ -58,7 +58,7 @@ void ndpad_copy_interior__avx2(void *restrict dst, const void *restrict src, siz
         copy_to_aligned_vectors(out, in, bytes, false);
 }
 
-void ndpad_copy_stream__avx2(void *restrict dst, const void *restrict src, size_t bytes)
+void ndpad_copy_nt__avx2(void *restrict dst, const void *restrict src, size_t bytes)
 {
     char *out = (char *)dst;
     const char *in = (const char *)src;

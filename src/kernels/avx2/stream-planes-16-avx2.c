@@ -5,7 +5,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #define P16_TARGET "avx2"
 #define P16_INLINE static inline __attribute__((always_inline, target(P16_TARGET)))
@@ -51,8 +51,8 @@ P16_INLINE char *runs(const ndpad_stream *st, char *x, char *stop, const char **
                       int64_t *k_at, p16_vec pad16, bool zero_pad, bool stream)
 {
     const int64_t phases = st->plane_phases, period = st->plane_period;
-    const uint16_t *const in_at = st->plane_in_at;
-    const uint8_t *const index = st->plane_index;
+    const uint16_t *const in_at = NDPAD_STREAM_TABLE(st, plane_in_at, uint16_t);
+    const uint8_t *const index = NDPAD_STREAM_TABLE(st, plane_index, uint8_t);
     const __m256i pad = _mm256_broadcastsi128_si256(pad16);
     /* block j's input at base + in_at[j]; the tables walked by pointer, back by their
      * period (they hold a run more) when past it */
@@ -94,8 +94,10 @@ P16_INLINE char *pairs(const ndpad_stream *st, char *x, char *stop, const char *
 {
     if ((uintptr_t)x % 32 == 16 && stop - x >= 16) {
         const int64_t k = *k_at;
-        p16_store(x, p16_block(*src_at, st->plane_index + 16 * k, pad16));
-        *src_at += st->plane_in_at[k + 1] - st->plane_in_at[k];
+        p16_store(x,
+                  p16_block(*src_at, NDPAD_STREAM_TABLE(st, plane_index, uint8_t) + 16 * k, pad16));
+        *src_at += NDPAD_STREAM_TABLE(st, plane_in_at, uint16_t)[k + 1] -
+                   NDPAD_STREAM_TABLE(st, plane_in_at, uint16_t)[k];
         *k_at = k + 1 == st->plane_phases ? 0 : k + 1;
         x += 16;
     }

@@ -9,7 +9,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 /* How a segment loads its source bytes (stream-plan.h): a 16-byte window inside the source
  * row, the row's 4-byte words, or its first and last 8 (4) bytes. */

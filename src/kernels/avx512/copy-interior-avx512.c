@@ -58,7 +58,7 @@ void ndpad_copy_interior__avx512(void *restrict dst, const void *restrict src, s
         copy_to_aligned_lines(out, in, bytes, false);
 }
 
-void ndpad_copy_stream__avx512(void *restrict dst, const void *restrict src, size_t bytes)
+void ndpad_copy_nt__avx512(void *restrict dst, const void *restrict src, size_t bytes)
 {
     char *out = (char *)dst;
     const char *in = (const char *)src;

@@ -16,7 +16,7 @@
 
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #if PLANES_LANE == 1
 /* An entry is the block's byte lanes; it takes as many input bytes. */
@@ -62,7 +62,8 @@ planes(const ndpad_stream *st, const char *src, int64_t first, int64_t count, ch
     char *block = out - before % NDPAD_STREAM_BLOCK;
     /* the block's place in its plane (a multiple of gcd(64, plane_bytes)), its entry */
     const int64_t f = (before - before % NDPAD_STREAM_BLOCK) % st->plane_bytes;
-    const uint64_t *const table = st->plane_masks, *const table_end = table + st->plane_entries;
+    const uint64_t *const table = NDPAD_STREAM_TABLE(st, plane_masks, uint64_t),
+                          *const table_end = table + st->plane_entries;
     const uint64_t *x = table + f / (st->plane_bytes / st->plane_phases) * st->plane_phase_inverse %
                                     st->plane_phases;
     const __m512i pad = _mm512_loadu_si512((const void *)st->pad); /* elements divide 64 */
@@ -101,7 +102,7 @@ planes_kernel(const ndpad_stream *st, const char *in, const int64_t *rows, int64
 {
     const int64_t first = rows[0];
     const char *src = in + st->src_interior + first / st->plane_rows * st->plane_in_bytes +
-                      st->plane_in_before[first % st->plane_rows];
+                      NDPAD_STREAM_TABLE(st, plane_in_before, int64_t)[first % st->plane_rows];
     if ((uintptr_t)(out - first * st->row_bytes) % NDPAD_STREAM_BLOCK != 0)
         planes(st, src, first, count, out, PLANES_UNALIGNED);
     else if (nontemporal)

@@ -15,7 +15,7 @@
 
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #define TARGET PERMUTE_TARGET
 #define BLOCK  NDPAD_STREAM_BLOCK
@@ -60,8 +60,8 @@ static inline __attribute__((always_inline, target(TARGET))) char *
 permute_run(const ndpad_stream *st, char *block, int64_t n, int64_t k, const char *base,
             const char *end, enum permute_store store, bool near_end, int lane)
 {
-    const int32_t *window = st->permute_window + k;
-    const uint8_t *index = st->permute_index + k * BLOCK;
+    const int32_t *window = NDPAD_STREAM_TABLE(st, permute_window, int32_t) + k;
+    const uint8_t *index = NDPAD_STREAM_TABLE(st, permute_index, uint8_t) + k * BLOCK;
     for (char *const stop = block + n * BLOCK; block < stop; block += BLOCK, index += BLOCK) {
         const __m512i v = permute_block(base + *window++, index, end, near_end, lane);
         if (store == PERMUTE_STREAMING)
@@ -90,7 +90,8 @@ planes_permute(const ndpad_stream *st, const char *in, int64_t first, int64_t co
     if (block < out) {
         const uint64_t lanes =
             ndpad_stream_lanes_below(stop - block) & ~ndpad_stream_lanes_below(out - block);
-        const __m512i v = permute_block(base + st->permute_window[k], st->permute_index + k * BLOCK,
+        const __m512i v = permute_block(base + NDPAD_STREAM_TABLE(st, permute_window, int32_t)[k],
+                                        NDPAD_STREAM_TABLE(st, permute_index, uint8_t) + k * BLOCK,
                                         end, true, lane);
         _mm512_mask_storeu_epi8(block, lanes, v);
         block += BLOCK;
@@ -108,7 +109,8 @@ planes_permute(const ndpad_stream *st, const char *in, int64_t first, int64_t co
         if (k == phases) k = 0, base += st->permute_period_in;
     }
     if (block < stop) {
-        const __m512i v = permute_block(base + st->permute_window[k], st->permute_index + k * BLOCK,
+        const __m512i v = permute_block(base + NDPAD_STREAM_TABLE(st, permute_window, int32_t)[k],
+                                        NDPAD_STREAM_TABLE(st, permute_index, uint8_t) + k * BLOCK,
                                         end, true, lane);
         _mm512_mask_storeu_epi8(block, ndpad_stream_lanes_below(stop - block), v);
     }

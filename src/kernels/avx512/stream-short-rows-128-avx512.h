@@ -15,7 +15,7 @@
 
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #if SR128_LANE == 1
 #define SR128_MAP(st, half)      _mm512_loadu_si512((const void *)((st)->wide_map + 64 * (half)))

@@ -8,7 +8,7 @@
  * reflect, one thread: 6.6x a memcpy). */
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 void ndpad_stream_short_rows__avx512(const ndpad_stream *st, const char *in, const int64_t *rows,
                                      int64_t count, char *out, bool nontemporal)

@@ -8,7 +8,7 @@
  * their sources. */
 #include <immintrin.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 /* `v` at `out`, `room` bytes of the batch from there on: a full store while it stays inside
  * the batch (what it writes past `mask`'s bytes is written again later), else masked. */

@@ -3,7 +3,7 @@
  * table's range: TBX keeps the pad byte there). */
 #include <arm_neon.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 #define P16_INLINE static inline __attribute__((always_inline))
 typedef uint8x16_t p16_vec;

@@ -8,7 +8,7 @@
 #include <arm_neon.h>
 #include <string.h>
 
-#include "stream-plan.h"
+#include "kernels/stream-descriptor.h"
 
 /* The 16 bytes of the source row at `src` that segment s reads (the AVX2 kernel's loads). */
 static inline uint8x16_t source_bytes(const ndpad_stream *st, const char *src, int64_t s)

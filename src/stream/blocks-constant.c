@@ -1,0 +1,81 @@
+/* BLOCKS_CONSTANT: CONSTANT rows in 64-byte output-aligned blocks of the pad pattern with
+ * the interior blended in; rows of 64 to 511 bytes with their row masks (one entry a row
+ * byte), and where the elements are whole 4-byte lanes the expand entries. */
+#include "stream/strategy.h"
+
+/* Whether a CONSTANT plan with row masks also takes their expand entries (stream-plan.h):
+ * elements of whole 4-byte lanes. */
+static bool row_expand_fits(const ndpad_plan *plan)
+{
+    return plan->elem_size % 4 == 0;
+}
+
+/* The row masks' entries of a CONSTANT plan: two a row byte, and with `expand` one more
+ * every 4 bytes. */
+static int64_t row_mask_entries(int64_t row_bytes, bool expand)
+{
+    return 2 * row_bytes + (expand ? row_bytes / 4 : 0);
+}
+
+/* CONSTANT: the row masks (stream-plan.h) at `masks`, then with `expand` the expand
+ * entries. */
+static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
+{
+    const int64_t row_bytes = stream->row_bytes, left = stream->left_bytes;
+    const int64_t interior_end = stream->interior_end;
+    for (int64_t p = 0; p < row_bytes; p++) {
+        masks[2 * p] = ndpad_stream_lane_range(left - p, interior_end - p);
+        masks[2 * p + 1] =
+            ndpad_stream_lane_range(row_bytes + left - p, row_bytes + interior_end - p);
+    }
+    stream->masks = row_mask_entries(row_bytes, expand);
+    stream->row_masks = ndpad_stream_offset(stream, masks);
+    if (!expand) return;
+    /* in 4-byte lanes: the row's bytes, its borders and elements are all multiples of 4 */
+    uint64_t *entries = masks + 2 * row_bytes;
+    const int64_t n = row_bytes / 4, lo = left / 4, hi = interior_end / 4;
+    for (int64_t q = 0; q < n; q++) {
+        const uint64_t lanes = (ndpad_stream_lane_range(lo - q, hi - q) |
+                                ndpad_stream_lane_range(n + lo - q, n + hi - q)) &
+                               0xffff;
+        const int64_t read = 4 * (q < lo ? 0 : q < hi ? q - lo : hi - lo);
+        const uint64_t load = ((uint64_t)1 << __builtin_popcountll(lanes)) - 1;
+        entries[q] = lanes | load << 16 | (uint64_t)read << 32;
+    }
+    stream->row_expand = ndpad_stream_offset(stream, entries);
+}
+
+static ndpad_stream_verdict blocks_constant_applies(const ndpad_stream_facts *facts,
+                                                    ndpad_stream_work *work)
+{
+    if (!facts->constant || !ndpad_stream_blocks_by_length(facts, work))
+        return NDPAD_STRATEGY_DECLINES;
+    work->row_masks = ndpad_stream_row_mask_rows(facts);
+    work->row_expand = row_expand_fits(facts->plan);
+    return NDPAD_STRATEGY_APPLIES;
+}
+
+static int64_t blocks_constant_table_bytes(const ndpad_stream_facts *facts,
+                                           const ndpad_stream_work *work)
+{
+    return work->row_masks
+               ? row_mask_entries(facts->row_bytes, work->row_expand) * (int64_t)sizeof(uint64_t)
+               : 0;
+}
+
+static void blocks_constant_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work,
+                                 ndpad_stream *stream)
+{
+    (void)facts;
+    if (work->row_masks) /* after the struct, whose size is a multiple of 8 */
+        fill_row_masks(stream, (uint64_t *)(stream + 1), work->row_expand);
+}
+
+const ndpad_stream_strategy ndpad_stream_strategy_blocks_constant = {
+    .name = "blocks_constant",
+    .kind = NDPAD_STREAM_BLOCKS_CONSTANT,
+    .applies = blocks_constant_applies,
+    .table_bytes = blocks_constant_table_bytes,
+    .fill = blocks_constant_fill,
+    .lists_rows = true,
+};
