@@ -407,8 +407,7 @@ typedef struct tile_job {
 static bool task_streams(tile_job *job)
 {
     const ndpad_plan *plan = job->plan;
-    if (plan->solo_nt < 0 || plan->solo_nt == plan->tile.nt)
-        return plan->tile.nt != 0;
+    if (plan->solo_nt < 0 || plan->solo_nt == plan->tile.nt) return plan->tile.nt != 0;
     if (!pthread_equal(pthread_self(), job->caller)) {
         if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
             atomic_store_explicit(&job->helped, true, memory_order_relaxed);

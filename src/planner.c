@@ -289,8 +289,8 @@ ndpad_status ndpad_plan_create_for(const ndpad_problem *problem, const ndpad_opt
     choose_tile(plan, options, caller);
     cap_threads_at_processors(plan);
     plan->solo_nt = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
-                            ? -1
-                            : (int8_t)ndpad_tile_streams_alone(plan);
+                        ? -1
+                        : (int8_t)ndpad_tile_streams_alone(plan);
     *result = plan;
     return NDPAD_OK;
 
