@@ -60,8 +60,9 @@ static struct {
     atomic_bool hold;       /* tests: no worker claims                                    */
     _Atomic size_t worker_tasks;
     atomic_int started;
-    uint32_t generation; /* the last job's; written by the job's caller under `busy` */
-    ndpad_task_fn task;  /* the current job's; read by a worker only after a claim   */
+    uint32_t generation;    /* the last job's; written by the job's caller under `busy` */
+    ndpad_spin_policy team; /* when callers run alone after a stall; under `busy`       */
+    ndpad_task_fn task;     /* the current job's; read by a worker only after a claim   */
     void *context;
     pthread_mutex_t grow;
     worker workers[MAX_WORKERS];
@@ -141,6 +142,13 @@ void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled
         backoff = backoff / 2 < NDPAD_BACKOFF_MIN_NS ? NDPAD_BACKOFF_MIN_NS : backoff / 2;
     }
     policy->backoff = backoff;
+}
+
+bool ndpad_wait_stalled(int64_t own_ns, size_t own_tasks, int64_t wait_ns)
+{
+    if (wait_ns < NDPAD_STALL_NS) return false;
+    const int64_t per_task = own_tasks == 0 ? 0 : own_ns / (int64_t)own_tasks;
+    return wait_ns / NDPAD_STALL_FACTOR > per_task;
 }
 
 /* How long idle workers spin: OMP_WAIT_POLICY=passive (as for OpenMP's threads) makes them
@@ -229,9 +237,13 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
     if (helpers > (int)n - 1) helpers = (int)n - 1;
     if (helpers > 0 && atomic_flag_test_and_set_explicit(&crew.busy, memory_order_acquire))
         helpers = 0; /* another job holds the workers: do not wait for them */
+    const bool holds = helpers > 0;
+    /* After a stall, run alone while the callers back off (the first job after the period
+     * is the probe). */
+    if (holds && ndpad_spin_budget(&crew.team, now_ns(), 1) == 0) helpers = 0;
     if (helpers <= 0 || n > NDPAD_WORKERS_MAX_TASKS) {
         for (size_t i = 0; i < n; i++) task(context, i);
-        if (helpers > 0) atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+        if (holds) atomic_flag_clear_explicit(&crew.busy, memory_order_release);
         return;
     }
     helpers = ensure_workers(helpers) < helpers ? atomic_load(&crew.started) : helpers;
@@ -255,7 +267,9 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
         invited++;
     }
 
-    claim_and_run(gen);
+    const int64_t t0 = now_ns();
+    const size_t own = claim_and_run(gen);
+    const int64_t t1 = now_ns();
     /* Every task is claimed: wait only for those running on workers. */
     for (int k = 0; atomic_load_explicit(&crew.done, memory_order_acquire) < n; k++) {
         const size_t done = atomic_load_explicit(&crew.done, memory_order_acquire);
@@ -265,6 +279,15 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
         else
             sched_yield(); /* a claimed task's worker was descheduled: give it the core */
     }
+    const int64_t t2 = own == n ? t1 : now_ns();
+    ndpad_spin_observe(&crew.team, t2, ndpad_wait_stalled(t1 - t0, own, t2 - t1));
+    atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+}
+
+void ndpad_workers_test_reset_backoff(void)
+{
+    while (atomic_flag_test_and_set_explicit(&crew.busy, memory_order_acquire)) sched_yield();
+    crew.team = (ndpad_spin_policy){0, 0};
     atomic_flag_clear_explicit(&crew.busy, memory_order_release);
 }
 

@@ -42,6 +42,24 @@ NDPAD_INTERNAL int64_t ndpad_spin_budget(const ndpad_spin_policy *policy, int64_
 /* A spin of a non-zero budget ended at `now`; `descheduled` when it saw a gap. */
 NDPAD_INTERNAL void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, bool descheduled);
 
+/* When a caller stops inviting workers. A caller that has run every task it could claim
+ * waits only for tasks a worker claimed; when that wait is long (NDPAD_STALL_NS or more)
+ * and many times one of its own tasks (NDPAD_STALL_FACTOR), the worker lost its core in the
+ * middle of a task, to another process: on a busy machine that costs a scheduler time slice
+ * (milliseconds) whatever the job's size. Such a stall makes the callers of the next jobs
+ * run alone for a back-off period, with the spin policy's rule (ndpad_spin_budget and
+ * ndpad_spin_observe with `descheduled` = stalled: doubled at each stall up to
+ * NDPAD_BACKOFF_MAX_NS, halved by each job whose workers kept up, a probe after each
+ * period). A pure function of the times it is given: tests drive it with a fake clock.
+ * `own_ns` is the time the caller spent running its `own_tasks` tasks, `wait_ns` the time it
+ * then waited for the workers' tasks. */
+#define NDPAD_STALL_NS     ((int64_t)1000 * 1000)
+#define NDPAD_STALL_FACTOR 8
+NDPAD_INTERNAL bool ndpad_wait_stalled(int64_t own_ns, size_t own_tasks, int64_t wait_ns);
+
+/* For tests: forget the callers' back-off (the next job invites workers again). */
+NDPAD_INTERNAL void ndpad_workers_test_reset_backoff(void);
+
 /* For tests: while `hold` is true no worker claims a task (they behave as threads the
  * scheduler never ran), so every job is finished by its caller alone. Returns how many
  * tasks the workers have run since the process started. */

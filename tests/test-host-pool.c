@@ -545,6 +545,65 @@ static void spin_backs_off_when_descheduled_and_probes_again(void **state)
     assert_int_equal(ndpad_spin_budget(&p, now + NDPAD_BACKOFF_MIN_NS, spin), spin);
 }
 
+/* ---- 4c. callers back off the workers after a stall ------------------------------------ */
+
+static void a_long_wait_for_a_worker_task_is_a_stall(void **state)
+{
+    (void)state;
+    const int64_t us = 1000, ms = 1000 * us;
+    /* a wait shorter than NDPAD_STALL_NS is never a stall, however short the tasks */
+    assert_false(ndpad_wait_stalled(1 * us, 4, NDPAD_STALL_NS - 1));
+    /* a long wait against short tasks of the caller's: the worker lost its core */
+    assert_true(ndpad_wait_stalled(8 * us, 4, NDPAD_STALL_NS));
+    assert_true(ndpad_wait_stalled(20 * us, 2, 25 * ms));
+    /* a wait of about one long task is the work itself, not a stall */
+    assert_false(ndpad_wait_stalled(4 * ms, 2, 2 * ms));
+    assert_false(ndpad_wait_stalled(NDPAD_STALL_FACTOR * 2 * ms, 1, 2 * ms));
+    assert_true(ndpad_wait_stalled(2 * ms, 1, NDPAD_STALL_FACTOR * 2 * ms + 8));
+    /* the workers ran every task: any long wait is theirs */
+    assert_true(ndpad_wait_stalled(0, 0, NDPAD_STALL_NS));
+}
+
+/* A task that sleeps when a worker runs it: a worker descheduled in the middle of a task. */
+static _Thread_local int on_caller;
+static void sleep_on_workers(void *context, size_t i)
+{
+    (void)i;
+    if (!on_caller) {
+        const struct timespec pause = {0, 3 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    } else { /* 20 us of the caller's own: time for a worker to wake and claim a task */
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do clock_gettime(CLOCK_MONOTONIC, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 20000);
+    }
+    atomic_fetch_add((atomic_size_t *)context, 1);
+}
+
+static void callers_run_alone_after_a_stall_then_probe(void **state)
+{
+    (void)state;
+    on_caller = 1;
+    atomic_size_t ran = 0;
+    ndpad_workers_test_reset_backoff();
+    /* until a worker has run one of the sleeping tasks (the caller then waited 3 ms) */
+    size_t before = ndpad_workers_test_hold(false);
+    int tries = 0;
+    for (; tries < 200 && ndpad_workers_test_hold(false) == before; tries++)
+        ndpad_workers_run(1, sleep_on_workers, &ran, 64);
+    if (tries == 200) skip(); /* no worker ever ran (one CPU): nothing to back off */
+    /* the next job runs on the caller alone: the back-off period (10 ms or more) is on */
+    before = ndpad_workers_test_hold(false);
+    atomic_store(&ran, 0);
+    ndpad_workers_run(1, sleep_on_workers, &ran, 64);
+    assert_int_equal(atomic_load(&ran), 64);
+    assert_int_equal(ndpad_workers_test_hold(false), before);
+    /* (when the period ends, the next job is the probe: the fake-clock test of the rule) */
+    ndpad_workers_test_reset_backoff();
+    on_caller = 0;
+}
+
 /* ---- 5. fork after each kind of call --------------------------------------------------- */
 
 /* Every kind of call in this process: 0 when all are right. */
@@ -627,6 +686,8 @@ int main(void)
         cmocka_unit_test(default_path_finishes_without_any_worker),
         cmocka_unit_test(default_path_from_eight_threads_at_once),
         cmocka_unit_test(spin_backs_off_when_descheduled_and_probes_again),
+        cmocka_unit_test(a_long_wait_for_a_worker_task_is_a_stall),
+        cmocka_unit_test(callers_run_alone_after_a_stall_then_probe),
         cmocka_unit_test(child_after_each_kind_of_call_pads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
