@@ -88,6 +88,12 @@
  *   Idle workers spin 0.1 ms before they sleep; one that lost its CPU while spinning (a
  *   busy machine) sleeps at once for a while (10 ms, doubled up to 1 s while the machine
  *   stays busy); OMP_WAIT_POLICY=passive makes them sleep at once always.
+ *   A caller that finished its own tiles and then waited a stall for a worker's claimed
+ *   tile (1 ms or more, and 8 times one of its own: the worker lost its core mid-tile to
+ *   another process) runs the next executions alone for a back-off period (10 ms, doubled
+ *   at each stall up to 1 s, halved by each execution whose workers kept up; the first
+ *   execution after a period invites the workers again): on a busy machine ndpad then
+ *   behaves as a 1-thread plan rather than pay a time slice per call.
  *   ndpad's workers live until the process ends (libndpad.so is linked with -z nodelete, so
  *   dlclose() never unmaps the code they run); they block every signal.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
