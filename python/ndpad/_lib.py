@@ -163,6 +163,38 @@ def _raise(status):
     raise NdpadValueError(status, text)
 
 
+class ndpad_onnx_problem(ctypes.Structure):
+    _fields_ = [
+        ("problem", ndpad_problem),
+        ("in_offset", ctypes.c_ssize_t),
+        ("shape", ctypes.c_int64 * MAX_RANK),
+        ("pads_begin", ctypes.c_int64 * MAX_RANK),
+        ("pads_end", ctypes.c_int64 * MAX_RANK),
+        ("in_strides", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+lib.ndpad_onnx_center_crop_pad_init.argtypes = [
+    ctypes.POINTER(ndpad_onnx_problem), ctypes.c_int32, ctypes.c_void_p, ctypes.c_size_t,
+    ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+lib.ndpad_onnx_center_crop_pad_init.restype = ctypes.c_int
+
+
+def check_center_crop_pad(shape, elem_size, target_shape, axes):
+    """ndpad_onnx_center_crop_pad_init(): validates CenterCropPad's arguments (raises
+    NdpadValueError with libndpad's message naming the argument and axis)."""
+    def buf(values):
+        return (ctypes.c_int64 * max(len(values), 1))(*values)
+    shape_buf, target_buf = buf(shape), buf(target_shape)
+    axes_buf = None if axes is None else buf(axes)
+    onnx = ndpad_onnx_problem()
+    status = lib.ndpad_onnx_center_crop_pad_init(
+        ctypes.byref(onnx), len(shape), shape_buf, elem_size, target_buf, len(target_shape),
+        axes_buf, 0 if axes is None else len(axes))
+    if status != 0:
+        _raise(status)
+
+
 def make_problem(mode, elem_size, shape, pads_begin, pads_end, interior=None,
                  in_strides=None, out_strides=None, pad_value=None):
     """An ndpad_problem plus the ctypes buffer it points into (keep both alive)."""

@@ -18,6 +18,7 @@ One job per module: _args (numpy-style argument parsing, `out=` checks), _consta
 (constant_values: the pad value and numpy's slabs), _fallback (numpy gathers of the same
 index mapping), _native (strides, overlap and the call into libndpad), _lib (ctypes).
 """
+import operator
 import sys
 import types
 
@@ -30,7 +31,7 @@ from ._constant import fill_slabs, pad_value_and_slabs
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
-__all__ = ["pad", "crop_pad"]
+__all__ = ["pad", "crop_pad", "center_crop_pad"]
 
 
 def _overrides_pad(array):
@@ -192,6 +193,46 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     if target is not result:
         result[...] = target
     return result
+
+
+def _int_list(values, name):
+    try:
+        return [operator.index(v) for v in np.asarray(values).reshape(-1).tolist()]
+    except TypeError:
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, values)) from None
+
+
+def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
+    """ONNX CenterCropPad (opset 18): crop or zero-pad each listed axis of `array` to its
+    extent in `shape` around the centre.
+
+    shape: one target extent (>= 0) per listed axis (ONNX's input "shape").
+    axes: None (every axis, in order; `shape` then has one entry per axis) or the axes
+        `shape` applies to; negative axes count from the back; no axis twice.
+    threads, out: as in ndpad.pad.
+
+    ONNX's rule for odd differences: a crop of diff = d - t keeps input indices from
+    diff // 2, a pad of diff = t - d puts the input at output index diff // 2; the odd
+    element is cropped or padded at the end. Padding is zeros of the array's dtype. Other
+    axes are kept. Bad arguments raise NdpadValueError (a ValueError) with libndpad's
+    message naming the argument and axis."""
+    array = np.asarray(array)
+    ndim = array.ndim
+    if ndim > _lib.MAX_RANK:
+        raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
+    target = _int_list(shape, "shape")
+    axis_list = None if axes is None else _int_list(axes, "axes")
+    # libndpad checks every argument (and names the axis in its message).
+    _lib.check_center_crop_pad(array.shape, max(array.dtype.itemsize, 1), target, axis_list)
+    pb, pe = [0] * ndim, [0] * ndim
+    for t, a in zip(target, range(ndim) if axis_list is None else axis_list):
+        a = a + ndim if a < 0 else a
+        diff = t - array.shape[a]
+        # diff >= 0 pads diff // 2 first; diff < 0 crops (-diff) // 2 first (ONNX)
+        pb[a] = diff // 2 if diff >= 0 else -((-diff) // 2)
+        pe[a] = diff - pb[a]
+    zero = np.zeros(1, dtype=array.dtype)[0]  # ONNX's np.zeros: zero bytes in every dtype
+    return crop_pad(array, pb, pe, "constant", zero, threads=threads, out=out)
 
 
 class _Module(types.ModuleType):
