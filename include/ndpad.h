@@ -524,6 +524,42 @@ typedef void (*ndpad_log_fn)(const char *message, void *user);
 NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
 
 /* ===================================================================================== */
+/* 2d. Constants per axis and side (numpy.pad's constant_values=((a, b), (c, d), ...))    */
+/* ===================================================================================== */
+
+/** ndpad_pad_sides() : CONSTANT padding with one value per axis and side, numpy's rule
+ *  for the corners exactly: numpy pads axis 0 first, then axis 1 over the padded array, and
+ *  so on, so an element in the padding of several axes takes the value of the LAST of them
+ *  (the highest axis index). With pads b, e and input extent d on axis k, output index o
+ *  is in the begin padding of axis k when o < b and in the end padding when o >= b + d
+ *  (crops, negative pads, only shrink those ranges).
+ *
+ *      int64_t shape[2] = {2, 2}, pb[2] = {1, 1}, pe[2] = {1, 1};
+ *      int32_t in[4] = {1, 2, 3, 4}, out[16];
+ *      int32_t sides[4] = {7, 8, 5, 6};   // axis 0: 7 before, 8 after; axis 1: 5, 6
+ *      ndpad_problem p = { .rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4,
+ *                          .shape = shape, .pads_begin = pb, .pads_end = pe };
+ *      ndpad_pad_sides(&p, sides, NULL, in, out);
+ *      // out = 5 7 7 6 / 5 1 2 6 / 5 3 4 6 / 5 8 8 6  (== numpy.pad(in, 1,
+ *      //        constant_values=((7, 8), (5, 6))))
+ *
+ *  @param problem     a problem by the rules of part 1; with side_values, mode CONSTANT
+ *                     and no interior padding (its holes belong to no side); its
+ *                     pad_value is then unused.
+ *  @param side_values [rank][2] elements of elem_size bytes: axis k's begin value at
+ *                     byte (2 k) * elem_size, its end value at (2 k + 1) * elem_size.
+ *                     NULL: problem->pad_value everywhere (as ndpad_pad with `options`).
+ *  @param options     NULL for defaults, else as for ndpad_plan_create().
+ *  @param in, out     as for ndpad_pad(); in-place padding as there.
+ *  @return NDPAD_OK; any status of ndpad_plan_create() and ndpad_execute();
+ *          NDPAD_ERR_MODE (side_values with another mode); NDPAD_ERR_INTERIOR_MODE
+ *          (side_values with interior[k] != 0). On error nothing is written. Thread-safe.
+ *  Speed: one plan writes the input and the slabs of the commonest value, one plan per
+ *  other (axis, side) slab fills that slab afterwards (numpy's slabs do not overlap). */
+NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void *side_values,
+                                       const ndpad_options *options, const void *in, void *out);
+
+/* ===================================================================================== */
 /* 3. Dialects                                                                            */
 /* ===================================================================================== */
 
