@@ -18,8 +18,8 @@
 /* Naive: every output element on its own; the output is addressed by out_strides. */
 static void ref_pad_sides(int32_t rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
                           size_t es, const unsigned char *sides, const unsigned char *in,
-                          const int64_t *in_strides, unsigned char *out,
-                          const int64_t *out_strides, const int64_t *out_shape)
+                          const int64_t *in_strides, unsigned char *out, const int64_t *out_strides,
+                          const int64_t *out_shape)
 {
     (void)pe;
     const int64_t count = test_count(rank, out_shape);
@@ -47,8 +47,12 @@ static void header_example(void **state)
     const int32_t in[4] = {1, 2, 3, 4}, sides[4] = {7, 8, 5, 6};
     const int32_t want[16] = {5, 7, 7, 6, 5, 1, 2, 6, 5, 3, 4, 6, 5, 8, 8, 6};
     int32_t out[16];
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     assert_int_equal(ndpad_pad_sides(&p, sides, NULL, in, out), NDPAD_OK);
     assert_memory_equal(out, want, sizeof want);
     /* NULL side values: the problem's pad value everywhere */
@@ -114,8 +118,7 @@ static void check_random(uint64_t index)
 
     unsigned char *expected = test_xmalloc(out_bytes + 1);
     memcpy(expected, out.body, out_bytes);
-    ref_pad_sides(rank, shape, pb, pe, es, sides, in, in_strides, expected, out_strides,
-                  out_shape);
+    ref_pad_sides(rank, shape, pb, pe, es, sides, in, in_strides, expected, out_strides, out_shape);
     ndpad_problem p = {.rank = rank,
                        .mode = NDPAD_CONSTANT,
                        .elem_size = es,
@@ -127,11 +130,11 @@ static void check_random(uint64_t index)
     ndpad_options options;
     ndpad_options_init(&options);
     options.threads = (int32_t)test_rng_range(&r, 1, 2);
-    const ndpad_status st = ndpad_pad_sides(&p, sides, test_rng_chance(&r, 1, 2) ? &options : NULL,
-                                            in, out.body);
+    const ndpad_status st =
+        ndpad_pad_sides(&p, sides, test_rng_chance(&r, 1, 2) ? &options : NULL, in, out.body);
     if (st != NDPAD_OK)
-        fail_msg("random problem %llu: %s (%s)", (unsigned long long)index,
-                 ndpad_status_string(st), ndpad_last_error());
+        fail_msg("random problem %llu: %s (%s)", (unsigned long long)index, ndpad_status_string(st),
+                 ndpad_last_error());
     const ptrdiff_t at = test_first_difference(expected, out.body, out_bytes);
     if (at >= 0)
         fail_msg("random problem %llu (rank %d, elem %zu%s%s): first difference at byte %td",
@@ -177,8 +180,12 @@ static void larger_problems_vs_reference(void **state)
         test_out out = test_out_make((size_t)so * es);
         unsigned char *expected = test_xmalloc((size_t)so * es);
         ref_pad_sides(4, shape, pb, pe, es, sides, in, dense_in, expected, dense_out, out_shape);
-        const ndpad_problem p = {.rank = 4, .mode = NDPAD_CONSTANT, .elem_size = es,
-                                 .shape = shape, .pads_begin = pb, .pads_end = pe};
+        const ndpad_problem p = {.rank = 4,
+                                 .mode = NDPAD_CONSTANT,
+                                 .elem_size = es,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
         assert_int_equal(ndpad_pad_sides(&p, sides, NULL, in, out.body), NDPAD_OK);
         assert_true(test_first_difference(expected, out.body, (size_t)so * es) < 0);
         assert_true(test_all_bytes_are(out.alloc, TEST_GUARD, TEST_SENTINEL));
@@ -201,19 +208,36 @@ static void hostile_arguments(void **state)
         ndpad_status status;
         const char *says;
     } cases[] = {
-        {{.rank = 2, .mode = NDPAD_EDGE, .elem_size = 4, .shape = shape, .pads_begin = pb,
+        {{.rank = 2,
+          .mode = NDPAD_EDGE,
+          .elem_size = 4,
+          .shape = shape,
+          .pads_begin = pb,
           .pads_end = pe},
          NDPAD_ERR_MODE,
          "constants per side need NDPAD_CONSTANT"},
-        {{.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape, .pads_begin = pb,
-          .pads_end = pe, .interior = interior},
+        {{.rank = 2,
+          .mode = NDPAD_CONSTANT,
+          .elem_size = 4,
+          .shape = shape,
+          .pads_begin = pb,
+          .pads_end = pe,
+          .interior = interior},
          NDPAD_ERR_INTERIOR_MODE,
          "interior[1] = 2 with side_values"},
-        {{.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = bad_shape,
-          .pads_begin = pb, .pads_end = pe},
+        {{.rank = 2,
+          .mode = NDPAD_CONSTANT,
+          .elem_size = 4,
+          .shape = bad_shape,
+          .pads_begin = pb,
+          .pads_end = pe},
          NDPAD_ERR_SHAPE,
          "shape[1] = -3"},
-        {{.rank = 40, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape, .pads_begin = pb,
+        {{.rank = 40,
+          .mode = NDPAD_CONSTANT,
+          .elem_size = 4,
+          .shape = shape,
+          .pads_begin = pb,
           .pads_end = pe},
          NDPAD_ERR_RANK,
          "rank"},
@@ -227,8 +251,12 @@ static void hostile_arguments(void **state)
         assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
     }
     assert_int_equal(ndpad_pad_sides(NULL, sides, NULL, in, out), NDPAD_ERR_NULL_ARGUMENT);
-    const ndpad_problem p = {.rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe};
+    const ndpad_problem p = {.rank = 2,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe};
     memset(out, TEST_SENTINEL, sizeof out);
     assert_int_equal(ndpad_pad_sides(&p, sides, NULL, NULL, out), NDPAD_ERR_NULL_BUFFER);
     assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));

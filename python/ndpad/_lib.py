@@ -287,6 +287,21 @@ def _plan_for(problem, threads):
     return plan
 
 
+lib.ndpad_pad_sides.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.c_char_p,
+                               ctypes.POINTER(ndpad_options), ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_pad_sides.restype = ctypes.c_int
+
+
+def run_sides(problem, side_values, in_ptr, out_ptr, threads=0):
+    """ndpad_pad_sides(): `problem` (made by make_problem, mode constant) with the bytes of
+    2 * rank values, (axis 0 begin, axis 0 end, axis 1 begin, ...), numpy's corner rule.
+    ctypes releases the GIL for the whole call."""
+    status = lib.ndpad_pad_sides(ctypes.byref(problem), side_values,
+                                 ctypes.byref(_options_for(threads)), in_ptr, out_ptr)
+    if status != 0:
+        _raise(status)
+
+
 def clear_plan_cache():
     """Drop every cached plan (they are destroyed once no call is executing them)."""
     with _plans_lock:

@@ -5,9 +5,8 @@ How a call is served:
     wrap and empty, for every dtype without Python objects and with itemsize >= 1, rank 1
     to 32, any memory layout (strides that are not a multiple of the itemsize are copied to
     a contiguous array first);
-  * constant_values that differ between sides or axes: libndpad pads with one of them and
-    the slabs of the others are then assigned with numpy in numpy.pad's own order (axis by
-    axis, later axes overwriting the corners), with numpy's own casting;
+  * constant_values that differ between sides or axes: each value cast as numpy casts it,
+    then one libndpad call (ndpad_pad_sides) with numpy's corner rule (later axes win);
   * reflect, symmetric and wrap on object dtypes: a pure numpy gather of the same mapping
     (so the result is numpy >= 2.1's also for pads larger than the axis);
   * everything else goes to numpy.pad itself: statistic modes, linear_ramp, callables,
@@ -27,7 +26,7 @@ import numpy as np
 from . import _lib, _native
 from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
-from ._constant import fill_slabs, pad_value_and_slabs
+from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
@@ -128,10 +127,11 @@ def _pad_native(array, widths, mode, kwargs, threads, out):
             _native.run({"mode": 0, "pads_begin": [0] * ndim, "pads_end": [0] * ndim},
                         array, target[interior], threads)
     else:
+        # Per-side constant_values: one libndpad call (ndpad_pad_sides) writes them all.
         _native.run({"mode": _lib.MODES[mode], "pads_begin": [b for b, _ in widths],
-                     "pads_end": [e for _, e in widths], "pad_value": pad_value},
+                     "pads_end": [e for _, e in widths], "pad_value": pad_value,
+                     "side_values": side_values(pad_value, slabs, ndim) if slabs else None},
                     array, target, threads)
-    fill_slabs(target, slabs, widths, new_shape)
     if target is not result:
         result[...] = target
     return result
