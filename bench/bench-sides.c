@@ -3,7 +3,8 @@
  * constant on the same shape: the conv case 1x64x256x256 fp32 pad 1 and NHWC 1x224x224x3
  * pad 1 (H, W). Interleaved rounds, median of per-round ratios; each call of
  * ndpad_pad_sides makes its plans (as a user's call does), the single constant runs a
- * plan made once (its fastest form). Usage: ndpad-bench-sides [threads] [rounds]
+ * plan made once (its fastest form). Usage: ndpad-bench-sides [threads] [rounds];
+ * threads 0 passes NULL options (all cores; small outputs then reuse cached plans).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -36,8 +37,13 @@ static void run_case(const char *name, const int64_t *shape, const int64_t *pb, 
     float *in = malloc((size_t)in_n * 4), *out = malloc((size_t)out_n * 4);
     for (int64_t i = 0; i < in_n; i++) in[i] = (float)i;
     const float zero = 0;
-    const ndpad_problem p = {.rank = 4, .mode = NDPAD_CONSTANT, .elem_size = 4, .shape = shape,
-                             .pads_begin = pb, .pads_end = pe, .pad_value = &zero};
+    const ndpad_problem p = {.rank = 4,
+                             .mode = NDPAD_CONSTANT,
+                             .elem_size = 4,
+                             .shape = shape,
+                             .pads_begin = pb,
+                             .pads_end = pe,
+                             .pad_value = &zero};
     ndpad_options o;
     ndpad_options_init(&o);
     o.threads = threads;
@@ -49,13 +55,13 @@ static void run_case(const char *name, const int64_t *shape, const int64_t *pb, 
     double single[MAX_ROUNDS], per_side[MAX_ROUNDS], ratio[MAX_ROUNDS];
     for (int warm = 0; warm < 3; warm++) {
         ndpad_execute(plan, in, out);
-        ndpad_pad_sides(&p, sides, &o, in, out);
+        ndpad_pad_sides(&p, sides, threads == 0 ? NULL : &o, in, out);
     }
     for (int r = 0; r < rounds; r++) {
         double t0 = now();
         ndpad_execute(plan, in, out);
         double t1 = now();
-        if (ndpad_pad_sides(&p, sides, &o, in, out) != NDPAD_OK) exit(1);
+        if (ndpad_pad_sides(&p, sides, threads == 0 ? NULL : &o, in, out) != NDPAD_OK) exit(1);
         double t2 = now();
         single[r] = t1 - t0;
         per_side[r] = t2 - t1;
@@ -87,11 +93,11 @@ int main(int argc, char **argv)
     printf("| case | side values | threads | single (ms) | per side (ms) | ratio (IQR) |\n");
     printf("|---|---|---|---|---|---|\n");
     run_case("conv 1x64x256x256 p1", conv, conv_pb, conv_pb, same, "all equal", threads, rounds);
-    run_case("conv 1x64x256x256 p1", conv, conv_pb, conv_pb, rows_cols, "H (1,1), W (2,2)",
-             threads, rounds);
+    run_case("conv 1x64x256x256 p1", conv, conv_pb, conv_pb, rows_cols, "H (1,1), W (2,2)", threads,
+             rounds);
     run_case("conv 1x64x256x256 p1", conv, conv_pb, conv_pb, four, "H (1,2), W (3,4)", threads,
              rounds);
-    run_case("nhwc 1x224x224x3 p1", nhwc, nhwc_pb, nhwc_pb, four_nhwc, "H (1,2), W (3,4)",
-             threads, rounds);
+    run_case("nhwc 1x224x224x3 p1", nhwc, nhwc_pb, nhwc_pb, four_nhwc, "H (1,2), W (3,4)", threads,
+             rounds);
     return 0;
 }

@@ -6,11 +6,13 @@
  * element in the padding of several axes belongs to the slab of the last of them, and
  * each slab can be written on its own, in any order. The commonest value (by elements) is
  * the pad value of one ordinary plan, which writes the input and every slab; the other
- * slabs are then filled by plans of their own. Every plan is made before anything is
- * written, so an error leaves `out` untouched. */
+ * slabs are then filled by plans of their own. Every plan is made (or taken from the
+ * one-shot plan cache) before anything is written, so an error leaves `out` untouched. */
 #include <string.h>
 
+#include "alloc.h"
 #include "checked.h"
+#include "plan-cache.h"
 #include "plan.h"
 
 /* One slab: its box in output indices and its value. */
@@ -66,33 +68,58 @@ static const void *commonest_value(const side_slab *slabs, int count, size_t ele
     return best;
 }
 
-/* A plan that fills `slab` with its value: CONSTANT over an input with no element. */
-static ndpad_status slab_plan(const ndpad_valid_problem *v, int32_t k, const side_slab *slab,
-                              const ndpad_options *options, const char *caller, ndpad_plan **plan,
-                              ptrdiff_t *offset)
-{
+/* One plan to run: its problem (kept for the plan cache) and where its output starts. With
+ * default options (NULL) a recent plan of the same problem comes from ndpad_pad()'s cache,
+ * as one-shot pads of small outputs do (planning costs about as much as executing them). */
+typedef struct sub_plan {
+    ndpad_problem problem;
     int64_t shape[NDPAD_MAX_RANK], begin[NDPAD_MAX_RANK], zeros[NDPAD_MAX_RANK];
     int64_t strides[NDPAD_MAX_RANK];
+    ptrdiff_t offset;
+    ndpad_plan *made;          /* made here (destroyed here), or NULL */
+    ndpad_cached_plan *cached; /* a cache hit (released here), or NULL */
+} sub_plan;
+
+/* The problem that fills `slab` with its value: CONSTANT over an input with no element. */
+static void slab_problem(const ndpad_valid_problem *v, const side_slab *slab, sub_plan *sub)
+{
+    const int32_t k = slab->axis;
     int64_t elems = 0;
     for (int32_t j = 0; j < v->rank; j++) {
-        shape[j] = j == k ? 0 : slab->hi[j] - slab->lo[j];
-        begin[j] = j == k ? slab->hi[j] - slab->lo[j] : 0;
-        zeros[j] = 0;
-        strides[j] = v->axis[j].out_stride;
-        elems += slab->lo[j] * strides[j]; /* inside the validated output: no overflow */
+        sub->shape[j] = j == k ? 0 : slab->hi[j] - slab->lo[j];
+        sub->begin[j] = j == k ? slab->hi[j] - slab->lo[j] : 0;
+        sub->zeros[j] = 0;
+        sub->strides[j] = v->axis[j].out_stride;
+        elems += slab->lo[j] * sub->strides[j]; /* inside the validated output: no overflow */
     }
-    *offset = (ptrdiff_t)elems * (ptrdiff_t)v->elem_size;
-    const ndpad_problem fill = {
+    sub->offset = (ptrdiff_t)elems * (ptrdiff_t)v->elem_size;
+    sub->problem = (ndpad_problem){
         .rank = v->rank,
         .mode = NDPAD_CONSTANT,
         .elem_size = v->elem_size,
-        .shape = shape,
-        .pads_begin = begin,
-        .pads_end = zeros,
-        .out_strides = strides,
+        .shape = sub->shape,
+        .pads_begin = sub->begin,
+        .pads_end = sub->zeros,
+        .out_strides = sub->strides,
         .pad_value = slab->value,
     };
-    return ndpad_plan_create_for(&fill, options, plan, caller);
+}
+
+static ndpad_status get_plan(sub_plan *sub, const ndpad_options *options, const char *caller)
+{
+    if (options == NULL) {
+        sub->cached = ndpad_malloc(sizeof(*sub->cached));
+        if (sub->cached != NULL && ndpad_plan_cache_get(&sub->problem, sub->cached))
+            return NDPAD_OK;
+        ndpad_free(sub->cached);
+        sub->cached = NULL;
+    }
+    return ndpad_plan_create_for(&sub->problem, options, &sub->made, caller);
+}
+
+static const ndpad_plan *plan_of(const sub_plan *sub)
+{
+    return sub->cached != NULL ? &sub->cached->plan : sub->made;
 }
 
 static ndpad_status check_sides(const ndpad_problem *problem, const ndpad_valid_problem *v,
@@ -119,37 +146,44 @@ ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void *side_valu
 {
     const char *const caller = __func__;
     ndpad_status status = NDPAD_OK;
-    ndpad_plan *plans[1 + 2 * NDPAD_MAX_RANK] = {NULL};
-    ptrdiff_t offsets[1 + 2 * NDPAD_MAX_RANK] = {0};
+    sub_plan *subs = NULL;
     int count = 0;
     ndpad_valid_problem v;
     NDPAD_FORWARD(ndpad_problem_validate(problem, caller, &v));
-    ndpad_problem base = *problem;
-    if (side_values != NULL) {
-        NDPAD_FORWARD(check_sides(problem, &v, caller));
-        side_slab slabs[2 * NDPAD_MAX_RANK];
-        int used = 0;
+    if (side_values != NULL) NDPAD_FORWARD(check_sides(problem, &v, caller));
+    side_slab slabs[2 * NDPAD_MAX_RANK];
+    int used = 0;
+    if (side_values != NULL)
         for (int32_t k = 0; k < v.rank; k++)
             for (int side = 0; side < 2; side++) {
                 make_slab(&v, k, side, side_values, &slabs[used]);
                 if (slabs[used].elems > 0) used++;
             }
-        base.pad_value = commonest_value(slabs, used, v.elem_size);
-        NDPAD_FORWARD(ndpad_plan_create_for(&base, options, &plans[count++], caller));
-        for (int i = 0; i < used; i++) {
-            if (memcmp(slabs[i].value, base.pad_value, v.elem_size) == 0) continue;
-            NDPAD_FORWARD(slab_plan(&v, slabs[i].axis, &slabs[i], options, caller, &plans[count],
-                                    &offsets[count]));
-            count++;
-        }
-    } else {
-        NDPAD_FORWARD(ndpad_plan_create_for(&base, options, &plans[count++], caller));
+    subs = ndpad_calloc((size_t)used + 1, sizeof(*subs));
+    if (subs == NULL) NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for %d plans", used + 1);
+    /* plan 0: the ordinary one, with the commonest value */
+    subs[0].problem = *problem;
+    if (used > 0) subs[0].problem.pad_value = commonest_value(slabs, used, v.elem_size);
+    NDPAD_FORWARD(get_plan(&subs[count++], options, caller));
+    for (int i = 0; i < used; i++) {
+        if (memcmp(slabs[i].value, subs[0].problem.pad_value, v.elem_size) == 0) continue;
+        slab_problem(&v, &slabs[i], &subs[count]);
+        NDPAD_FORWARD(get_plan(&subs[count++], options, caller));
     }
     /* The ordinary plan first: it checks `in` and `out` before anything is written. */
-    NDPAD_FORWARD(ndpad_execute_for(plans[0], in, out, caller));
+    NDPAD_FORWARD(ndpad_execute_for(plan_of(&subs[0]), in, out, caller));
     for (int i = 1; i < count; i++)
-        NDPAD_FORWARD(ndpad_execute_for(plans[i], NULL, (char *)out + offsets[i], caller));
+        NDPAD_FORWARD(
+            ndpad_execute_for(plan_of(&subs[i]), NULL, (char *)out + subs[i].offset, caller));
+    if (options == NULL)
+        for (int i = 0; i < count; i++)
+            if (subs[i].made != NULL) ndpad_plan_cache_put(&subs[i].problem, subs[i].made);
 fail:
-    for (int i = 0; i < count; i++) ndpad_plan_destroy(plans[i]);
+    for (int i = 0; i < count; i++) {
+        if (subs[i].cached != NULL) ndpad_plan_cache_release(subs[i].cached);
+        ndpad_free(subs[i].cached);
+        ndpad_plan_destroy(subs[i].made);
+    }
+    ndpad_free(subs);
     return status;
 }

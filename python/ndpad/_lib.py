@@ -296,8 +296,9 @@ def run_sides(problem, side_values, in_ptr, out_ptr, threads=0):
     """ndpad_pad_sides(): `problem` (made by make_problem, mode constant) with the bytes of
     2 * rank values, (axis 0 begin, axis 0 end, axis 1 begin, ...), numpy's corner rule.
     ctypes releases the GIL for the whole call."""
-    status = lib.ndpad_pad_sides(ctypes.byref(problem), side_values,
-                                 ctypes.byref(_options_for(threads)), in_ptr, out_ptr)
+    # threads=0 is the default options (NULL): libndpad then reuses its one-shot plans
+    options = None if threads == 0 else ctypes.byref(_options_for(threads))
+    status = lib.ndpad_pad_sides(ctypes.byref(problem), side_values, options, in_ptr, out_ptr)
     if status != 0:
         _raise(status)
 
