@@ -4,8 +4,8 @@
  * This header is the manual. It has three parts:
  *   1. the stable ABI fixed by the project's contract (problem, modes, ndpad_pad, errors);
  *   2. plans: validate and plan once, execute many times (FFTW style), with options;
- *   3. dialect entry points: ONNX Pad (pads over axes, mode strings), with OpenVINO
- *      Pad-1/Pad-12 and nGraph Pad shown as direct uses of ndpad_problem.
+ *   3. dialect entry points: ONNX Pad (pads over axes, mode strings) and CenterCropPad,
+ *      with OpenVINO Pad-1/Pad-12 and nGraph Pad shown as direct uses of ndpad_problem.
  *
  * WHAT EACH OUTPUT ELEMENT IS
  *   For an axis with input extent d, pads b (begin) and e (end), interior r (0 if NULL):
@@ -647,6 +647,42 @@ typedef void (*ndpad_log_fn)(const char *message, void *user);
 NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
 
 /* ===================================================================================== */
+/* 2d. Constants per axis and side (numpy.pad's constant_values=((a, b), (c, d), ...))    */
+/* ===================================================================================== */
+
+/** ndpad_pad_sides() : CONSTANT padding with one value per axis and side, numpy's rule
+ *  for the corners exactly: numpy pads axis 0 first, then axis 1 over the padded array, and
+ *  so on, so an element in the padding of several axes takes the value of the LAST of them
+ *  (the highest axis index). With pads b, e and input extent d on axis k, output index o
+ *  is in the begin padding of axis k when o < b and in the end padding when o >= b + d
+ *  (crops, negative pads, only shrink those ranges).
+ *
+ *      int64_t shape[2] = {2, 2}, pb[2] = {1, 1}, pe[2] = {1, 1};
+ *      int32_t in[4] = {1, 2, 3, 4}, out[16];
+ *      int32_t sides[4] = {7, 8, 5, 6};   // axis 0: 7 before, 8 after; axis 1: 5, 6
+ *      ndpad_problem p = { .rank = 2, .mode = NDPAD_CONSTANT, .elem_size = 4,
+ *                          .shape = shape, .pads_begin = pb, .pads_end = pe };
+ *      ndpad_pad_sides(&p, sides, NULL, in, out);
+ *      // out = 5 7 7 6 / 5 1 2 6 / 5 3 4 6 / 5 8 8 6  (== numpy.pad(in, 1,
+ *      //        constant_values=((7, 8), (5, 6))))
+ *
+ *  @param problem     a problem by the rules of part 1; with side_values, mode CONSTANT
+ *                     and no interior padding (its holes belong to no side); its
+ *                     pad_value is then unused.
+ *  @param side_values [rank][2] elements of elem_size bytes: axis k's begin value at
+ *                     byte (2 k) * elem_size, its end value at (2 k + 1) * elem_size.
+ *                     NULL: problem->pad_value everywhere (as ndpad_pad with `options`).
+ *  @param options     NULL for defaults, else as for ndpad_plan_create().
+ *  @param in, out     as for ndpad_pad(); in-place padding as there.
+ *  @return NDPAD_OK; any status of ndpad_plan_create() and ndpad_execute();
+ *          NDPAD_ERR_MODE (side_values with another mode); NDPAD_ERR_INTERIOR_MODE
+ *          (side_values with interior[k] != 0). On error nothing is written. Thread-safe.
+ *  Speed: one plan writes the input and the slabs of the commonest value, one plan per
+ *  other (axis, side) slab fills that slab afterwards (numpy's slabs do not overlap). */
+NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void *side_values,
+                                       const ndpad_options *options, const void *in, void *out);
+
+/* ===================================================================================== */
 /* 3. Dialects                                                                            */
 /* ===================================================================================== */
 
@@ -714,6 +750,40 @@ NDPAD_API ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t
                                       const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                       int64_t axes_count, const char *mode,
                                       const void *constant_value, const void *in, void *out);
+
+/** ndpad_onnx_center_crop_pad_init() : translate ONNX CenterCropPad (opset 18) into a core
+ *  problem: each listed axis is cropped or zero-padded to its target extent around the
+ *  centre, with ONNX's rule for odd differences (its reference implementation): a crop of
+ *  diff = d - t keeps input indices [diff / 2, diff / 2 + t), a pad of diff = t - d puts
+ *  the input at output index diff / 2; the odd element is cropped or padded at the end.
+ *  Axes not listed are kept as they are. Use `onnx` as for ndpad_onnx_problem_init().
+ *      shape {20, 8, 3}, axes {0, 1}, target_shape {10, 9}: output {10, 9, 3}, input rows
+ *      5 .. 14, output columns 0 .. 7 from input columns 0 .. 7, column 8 zero.
+ *  @param onnx          receives the problem; must not be NULL.
+ *  @param rank, shape, elem_size  the dense row-major input, as ndpad_onnx_problem_init().
+ *  @param target_shape  [target_count] target extents (ONNX's input "shape"), each >= 0.
+ *  @param target_count  entries in target_shape: axes_count, or rank when axes is NULL.
+ *  @param axes          [axes_count] axes (negative counts from the back, range
+ *                       [-rank, rank-1], no repeats), or NULL for all axes in order.
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT; NDPAD_ERR_RANK; NDPAD_ERR_ELEM_SIZE;
+ *          NDPAD_ERR_AXES (out of range or repeated); NDPAD_ERR_SHAPE (an input extent or
+ *          target_shape[i] negative: the message names i and its axis);
+ *          NDPAD_ERR_PADS_LENGTH (target_count is not the number of axes); NDPAD_ERR_OVERFLOW.
+ *          Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t rank,
+                                                       const int64_t *shape, size_t elem_size,
+                                                       const int64_t *target_shape,
+                                                       int64_t target_count, const int64_t *axes,
+                                                       int64_t axes_count);
+
+/** ndpad_onnx_center_crop_pad() : ONNX CenterCropPad in one call:
+ *  ndpad_onnx_center_crop_pad_init() then ndpad_pad() on `in + in_offset`. `in` and `out`
+ *  are dense row-major tensors; the output shape is the input's with each listed axis set to
+ *  its target. Returns as those two. Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *shape,
+                                                  size_t elem_size, const int64_t *target_shape,
+                                                  int64_t target_count, const int64_t *axes,
+                                                  int64_t axes_count, const void *in, void *out);
 
 /** ndpad_mode_name() : "constant", "edge", "reflect", "symmetric" or "wrap" (as
  *  ndpad_plan_describe, the wisdom file and the benchmarks write them), "?" for anything

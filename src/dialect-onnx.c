@@ -1,4 +1,4 @@
-/* ONNX Pad (opset 2 .. 19+) onto the core problem. ONNX Runtime crops first and pads the
+/* ONNX Pad (opset 2 .. 19+) and CenterCropPad (opset 18) onto the core problem. ONNX Runtime crops first and pads the
  * cropped tensor, so a negative pad becomes a smaller shape and an input offset over the
  * original strides, never a negative core pad (whose borders would read the whole input). */
 #include <string.h>
@@ -228,6 +228,89 @@ ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size
     ndpad_onnx_problem onnx;
     const ndpad_status status = onnx_problem_init(&onnx, rank, shape, elem_size, pads, pads_count,
                                                   axes, axes_count, mode, constant_value, __func__);
+    if (status != NDPAD_OK) return status;
+    const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
+    return ndpad_pad_for(&onnx.problem, source, out, __func__);
+}
+
+/* CenterCropPad's target extents: one per listed axis, none negative. */
+static ndpad_status check_targets(const int64_t *target_shape, int64_t target_count,
+                                  int64_t num_axes, const int32_t *axis_of, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (target_shape == NULL && num_axes > 0)
+        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "target_shape is NULL with %lld axes",
+                   (long long)num_axes);
+    if (target_count != num_axes)
+        NDPAD_FAIL(NDPAD_ERR_PADS_LENGTH,
+                   "target_shape has %lld entries but there are %lld axes (one extent per axis)",
+                   (long long)target_count, (long long)num_axes);
+    for (int32_t i = 0; i < (int32_t)num_axes; i++)
+        if (target_shape[i] < 0)
+            NDPAD_FAIL(NDPAD_ERR_SHAPE, "target_shape[%d] = %lld (axis %d) is negative", (int)i,
+                       (long long)target_shape[i], (int)axis_of[i]);
+fail:
+    return status;
+}
+
+/* ONNX's centring (its reference implementation): a crop of diff = d - t starts at diff / 2,
+ * a pad of diff = t - d puts the input at diff / 2; the odd element goes to the end. */
+static void center_pads(int64_t extent, int64_t target, int64_t *begin, int64_t *end)
+{
+    if (target <= extent) {
+        const int64_t diff = extent - target;
+        *begin = -(diff / 2);
+        *end = -(diff - diff / 2);
+    } else {
+        const int64_t diff = target - extent;
+        *begin = diff / 2;
+        *end = diff - diff / 2;
+    }
+}
+
+static ndpad_status center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t rank,
+                                         const int64_t *shape, size_t elem_size,
+                                         const int64_t *target_shape, int64_t target_count,
+                                         const int64_t *axes, int64_t axes_count,
+                                         const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (onnx != NULL) memset(onnx, 0, sizeof(*onnx));
+    NDPAD_FORWARD(check_arguments(onnx, rank, shape, elem_size, caller));
+    int32_t axis_of[NDPAD_MAX_RANK];
+    int64_t num_axes;
+    NDPAD_FORWARD(map_axes(rank, axes, axes_count, caller, axis_of, &num_axes));
+    bool empty;
+    NDPAD_FORWARD(check_shape(rank, shape, caller, &empty));
+    NDPAD_FORWARD(check_targets(target_shape, target_count, num_axes, axis_of, caller));
+    int64_t pads[2 * NDPAD_MAX_RANK] = {0};
+    for (int32_t i = 0; i < (int32_t)num_axes; i++)
+        center_pads(shape[axis_of[i]], target_shape[i], &pads[axis_of[i]],
+                    &pads[rank + axis_of[i]]);
+    NDPAD_FORWARD(onnx_problem_init(onnx, rank, shape, elem_size, pads, 2 * (int64_t)rank, NULL, 0,
+                                    "constant", NULL, caller));
+    return NDPAD_OK;
+fail:
+    return status;
+}
+
+ndpad_status ndpad_onnx_center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t rank,
+                                             const int64_t *shape, size_t elem_size,
+                                             const int64_t *target_shape, int64_t target_count,
+                                             const int64_t *axes, int64_t axes_count)
+{
+    return center_crop_pad_init(onnx, rank, shape, elem_size, target_shape, target_count, axes,
+                                axes_count, __func__);
+}
+
+ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *shape, size_t elem_size,
+                                        const int64_t *target_shape, int64_t target_count,
+                                        const int64_t *axes, int64_t axes_count, const void *in,
+                                        void *out)
+{
+    ndpad_onnx_problem onnx;
+    const ndpad_status status = center_crop_pad_init(&onnx, rank, shape, elem_size, target_shape,
+                                                     target_count, axes, axes_count, __func__);
     if (status != NDPAD_OK) return status;
     const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
     return ndpad_pad_for(&onnx.problem, source, out, __func__);

@@ -334,6 +334,251 @@ static void onnx_random_crop_then_pad_vs_reference(void **state)
            (long long)rejected);
 }
 
+/* ---- CenterCropPad (ONNX 18) ---------------------------------------------------------- */
+
+/* CenterCropPad's output shape and, per axis, input index = output index + shift, straight
+ * from ONNX's reference implementation: a crop of diff = d - t reads from diff // 2, a pad
+ * of diff = t - d writes the input at diff // 2. */
+static void ref_center_geometry(int32_t rank, const int64_t *shape, const int64_t *target,
+                                const int64_t *axes, int64_t num_axes, int64_t *out_shape,
+                                int64_t *shift)
+{
+    for (int32_t k = 0; k < rank; k++) {
+        out_shape[k] = shape[k];
+        shift[k] = 0;
+    }
+    for (int64_t i = 0; i < num_axes; i++) {
+        const int32_t a = (int32_t)(axes == NULL ? i : (axes[i] < 0 ? axes[i] + rank : axes[i]));
+        const int64_t d = shape[a], t = target[i];
+        out_shape[a] = t;
+        shift[a] = t <= d ? (d - t) / 2 : -((t - d) / 2);
+    }
+}
+
+/* Naive CenterCropPad of dense row-major buffers: every element on its own, zeros outside. */
+static void ref_center_crop_pad(int32_t rank, const int64_t *shape, size_t es,
+                                const int64_t *out_shape, const int64_t *shift,
+                                const unsigned char *in, unsigned char *out)
+{
+    const int64_t count = test_count(rank, out_shape);
+    for (int64_t flat = 0; flat < count; flat++) {
+        int64_t rest = flat, src = 0, in_stride = 1;
+        bool inside = true;
+        for (int32_t k = rank - 1; k >= 0; k--) {
+            const int64_t o = rest % out_shape[k];
+            rest /= out_shape[k];
+            const int64_t j = o + shift[k];
+            if (j < 0 || j >= shape[k]) inside = false;
+            src += j * in_stride;
+            in_stride *= shape[k];
+        }
+        if (inside)
+            memcpy(out + (size_t)flat * es, in + (size_t)src * es, es);
+        else
+            memset(out + (size_t)flat * es, 0, es);
+    }
+}
+
+/* Runs ndpad_onnx_center_crop_pad into a guarded buffer, compares with the reference and
+ * returns the output (malloc'ed) for tests that also know the values. */
+static unsigned char *check_center_crop_pad(const char *what, int32_t rank, const int64_t *shape,
+                                            size_t es, const int64_t *target, const int64_t *axes,
+                                            int64_t num_axes, const void *in)
+{
+    int64_t out_shape[NDPAD_MAX_RANK], shift[NDPAD_MAX_RANK];
+    ref_center_geometry(rank, shape, target, axes, num_axes, out_shape, shift);
+    const size_t bytes = (size_t)test_count(rank, out_shape) * es;
+    unsigned char *expected = test_xmalloc(bytes + 1);
+    ref_center_crop_pad(rank, shape, es, out_shape, shift, in, expected);
+    test_out out = test_out_make(bytes);
+    const ndpad_status st =
+        ndpad_onnx_center_crop_pad(rank, shape, es, target, num_axes, axes, num_axes, in, out.body);
+    if (st != NDPAD_OK)
+        fail_msg("%s: ndpad_onnx_center_crop_pad: %s (%s)", what, ndpad_status_string(st),
+                 ndpad_last_error());
+    if (memcmp(out.body, expected, bytes) != 0) fail_msg("%s: output differs from reference", what);
+    if (!test_all_bytes_are(out.alloc, TEST_GUARD, TEST_SENTINEL) ||
+        !test_all_bytes_are(out.body + bytes, TEST_GUARD, TEST_SENTINEL))
+        fail_msg("%s: a guard byte changed", what);
+    /* the translated problem has the same output shape, and gives the same through a plan */
+    ndpad_onnx_problem onnx;
+    assert_int_equal(ndpad_onnx_center_crop_pad_init(&onnx, rank, shape, es, target, num_axes, axes,
+                                                     num_axes),
+                     NDPAD_OK);
+    int64_t plan_shape[NDPAD_MAX_RANK];
+    assert_int_equal(ndpad_output_shape(&onnx.problem, plan_shape), NDPAD_OK);
+    for (int32_t k = 0; k < rank; k++) assert_int_equal(plan_shape[k], out_shape[k]);
+    ndpad_plan *plan = NULL;
+    assert_int_equal(ndpad_plan_create(&onnx.problem, NULL, &plan), NDPAD_OK);
+    memset(out.body, 0x5a, bytes);
+    assert_int_equal(ndpad_execute(plan, in == NULL ? NULL : (const char *)in + onnx.in_offset,
+                                   out.body),
+                     NDPAD_OK);
+    ndpad_plan_destroy(plan);
+    if (memcmp(out.body, expected, bytes) != 0) fail_msg("%s: plan output differs", what);
+    test_out_free(&out);
+    return expected;
+}
+
+/* ONNX's documented examples (onnx/backend/test/case/node/centercroppad.py): their shapes,
+ * and the values of a small case worked by hand. */
+static void center_crop_pad_onnx_examples(void **state)
+{
+    (void)state;
+    enum { N = 20 * 10 * 3 };
+    float data[N];
+    for (int i = 0; i < N; i++) data[i] = (float)(i + 1);
+    const struct {
+        const char *name;
+        int64_t shape[3], target[3];
+        int64_t axes[3];
+        int64_t num_axes;
+        bool use_axes;
+        int64_t out[3];
+    } cases[] = {
+        {"center_crop_pad_crop", {20, 10, 3}, {10, 7, 3}, {0}, 3, false, {10, 7, 3}},
+        {"center_crop_pad_pad", {10, 7, 3}, {20, 10, 3}, {0}, 3, false, {20, 10, 3}},
+        {"center_crop_pad_crop_and_pad", {20, 8, 3}, {10, 10, 3}, {0}, 3, false, {10, 10, 3}},
+        {"center_crop_pad_crop_axes_hwc", {20, 8, 3}, {10, 9}, {0, 1}, 2, true, {10, 9, 3}},
+        {"center_crop_pad_crop_negative_axes_hwc",
+         {20, 8, 3},
+         {10, 9},
+         {-3, -2},
+         2,
+         true,
+         {10, 9, 3}},
+        {"center_crop_pad_crop_axes_chw", {3, 20, 8}, {10, 9}, {1, 2}, 2, true, {3, 10, 9}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unsigned char *out =
+            check_center_crop_pad(cases[c].name, 3, cases[c].shape, 4, cases[c].target,
+                                  cases[c].use_axes ? cases[c].axes : NULL, cases[c].num_axes,
+                                  data);
+        ndpad_onnx_problem onnx;
+        assert_int_equal(ndpad_onnx_center_crop_pad_init(&onnx, 3, cases[c].shape, 4,
+                                                         cases[c].target, cases[c].num_axes,
+                                                         cases[c].use_axes ? cases[c].axes : NULL,
+                                                         cases[c].num_axes),
+                         NDPAD_OK);
+        int64_t out_shape[3];
+        assert_int_equal(ndpad_output_shape(&onnx.problem, out_shape), NDPAD_OK);
+        for (int k = 0; k < 3; k++) assert_int_equal(out_shape[k], cases[c].out[k]);
+        free(out);
+    }
+    /* worked by hand: 1-D {1..5} to 2 keeps 2 3 (diff 3: start 1, the odd one cropped at the
+     * end); to 8 gives 0 1 2 3 4 5 0 0 (diff 3: input at 1, the odd one padded at the end) */
+    const int64_t five[1] = {5}, two[1] = {2}, eight[1] = {8};
+    const float want_crop[2] = {2, 3}, want_pad[8] = {0, 1, 2, 3, 4, 5, 0, 0};
+    unsigned char *out = check_center_crop_pad("1-D crop", 1, five, 4, two, NULL, 1, data);
+    assert_memory_equal(out, want_crop, sizeof want_crop);
+    free(out);
+    out = check_center_crop_pad("1-D pad", 1, five, 4, eight, NULL, 1, data);
+    assert_memory_equal(out, want_pad, sizeof want_pad);
+    free(out);
+}
+
+static void center_crop_pad_random_vs_reference(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 3, 4, 8, 16};
+    for (int64_t index = 0; index < 2000; index++) {
+        test_rng r = test_rng_make(0x43435041ull, (uint64_t)index);
+        const int32_t rank = (int32_t)test_rng_range(&r, 1, 5);
+        const size_t es = sizes[test_rng_range(&r, 0, 5)];
+        int64_t shape[5], target[5], axes[5];
+        int32_t order[5];
+        int64_t in_count = 1;
+        for (int32_t k = 0; k < rank; k++) {
+            shape[k] = test_rng_chance(&r, 1, 25) ? 0 : test_rng_range(&r, 1, rank > 3 ? 5 : 9);
+            in_count *= shape[k];
+            order[k] = k;
+        }
+        int64_t num_axes = rank;
+        const bool use_axes = test_rng_chance(&r, 1, 2);
+        if (use_axes) {
+            for (int32_t k = rank - 1; k > 0; k--) {
+                const int32_t j = (int32_t)test_rng_range(&r, 0, k);
+                const int32_t t = order[k];
+                order[k] = order[j];
+                order[j] = t;
+            }
+            num_axes = test_rng_range(&r, 0, rank);
+            for (int64_t i = 0; i < num_axes; i++)
+                axes[i] = test_rng_chance(&r, 1, 2) ? order[i] : order[i] - rank;
+        }
+        for (int64_t i = 0; i < num_axes; i++)
+            target[i] = test_rng_chance(&r, 1, 20) ? 0 : test_rng_range(&r, 1, rank > 3 ? 6 : 12);
+        unsigned char *in = test_xmalloc((size_t)in_count * es + 1);
+        test_rng_bytes(&r, in, (size_t)in_count * es);
+        char what[64];
+        snprintf(what, sizeof what, "random CenterCropPad %lld", (long long)index);
+        free(check_center_crop_pad(what, rank, shape, es, target, use_axes ? axes : NULL, num_axes,
+                                   in));
+        free(in);
+    }
+}
+
+/* Every hostile argument: a status, nothing written, a message naming argument and axis. */
+static void center_crop_pad_rejects_hostile_arguments(void **state)
+{
+    (void)state;
+    const int64_t shape[3] = {4, 5, 6}, target[3] = {2, 3, 4};
+    unsigned char out[64];
+    const unsigned char in[4 * 5 * 6] = {0};
+    const struct {
+        int32_t rank;
+        const int64_t *shape;
+        size_t es;
+        const int64_t *target;
+        int64_t target_count;
+        const int64_t *axes;
+        int64_t axes_count;
+        ndpad_status status;
+        const char *says;
+    } cases[] = {
+        {40, shape, 1, target, 3, NULL, 0, NDPAD_ERR_RANK, "rank = 40"},
+        {3, NULL, 1, target, 3, NULL, 0, NDPAD_ERR_NULL_ARGUMENT, "shape is NULL"},
+        {3, shape, 0, target, 3, NULL, 0, NDPAD_ERR_ELEM_SIZE, "elem_size = 0"},
+        {3, shape, 1, NULL, 3, NULL, 0, NDPAD_ERR_NULL_ARGUMENT, "target_shape is NULL"},
+        {3, shape, 1, target, 2, NULL, 0, NDPAD_ERR_PADS_LENGTH, "target_shape has 2 entries"},
+        {3, shape, 1, target, 2, (const int64_t[]){0, 0}, 2, NDPAD_ERR_AXES,
+         "axes[1] = 0 repeats axis 0"},
+        {3, shape, 1, target, 2, (const int64_t[]){1, -2}, 2, NDPAD_ERR_AXES,
+         "axes[1] = -2 repeats axis 1"},
+        {3, shape, 1, target, 1, (const int64_t[]){3}, 1, NDPAD_ERR_AXES, "axes[0] = 3"},
+        {3, shape, 1, target, 1, (const int64_t[]){-4}, 1, NDPAD_ERR_AXES, "axes[0] = -4"},
+        {3, shape, 1, target, 3, (const int64_t[]){0, 1}, 2, NDPAD_ERR_PADS_LENGTH,
+         "target_shape has 3 entries but there are 2 axes"},
+        {3, shape, 1, (const int64_t[]){2, -1, 4}, 3, NULL, 0, NDPAD_ERR_SHAPE,
+         "target_shape[1] = -1 (axis 1) is negative"},
+        {3, shape, 1, (const int64_t[]){-7}, 1, (const int64_t[]){-1}, 1, NDPAD_ERR_SHAPE,
+         "target_shape[0] = -7 (axis 2) is negative"},
+        {3, (const int64_t[]){4, -5, 6}, 1, target, 3, NULL, 0, NDPAD_ERR_SHAPE, "shape[1] = -5"},
+        {3, shape, 1, (const int64_t[]){INT64_MAX, INT64_MAX, 4}, 3, NULL, 0, NDPAD_ERR_OVERFLOW,
+         ""},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memset(out, TEST_SENTINEL, sizeof out);
+        const ndpad_status st =
+            ndpad_onnx_center_crop_pad(cases[c].rank, cases[c].shape, cases[c].es, cases[c].target,
+                                       cases[c].target_count, cases[c].axes, cases[c].axes_count,
+                                       in, out);
+        if (st != cases[c].status || strstr(ndpad_last_error(), cases[c].says) == NULL ||
+            strstr(ndpad_last_error(), "ndpad_onnx_center_crop_pad") == NULL)
+            fail_msg("case %zu: %s (%s), expected %s with \"%s\"", c, ndpad_status_string(st),
+                     ndpad_last_error(), ndpad_status_string(cases[c].status), cases[c].says);
+        assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
+        ndpad_onnx_problem onnx;
+        assert_int_equal(ndpad_onnx_center_crop_pad_init(&onnx, cases[c].rank, cases[c].shape,
+                                                         cases[c].es, cases[c].target,
+                                                         cases[c].target_count, cases[c].axes,
+                                                         cases[c].axes_count),
+                         cases[c].status);
+    }
+    assert_int_equal(ndpad_onnx_center_crop_pad_init(NULL, 3, shape, 1, target, 3, NULL, 0),
+                     NDPAD_ERR_NULL_ARGUMENT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +598,9 @@ int main(void)
         cmocka_unit_test(onnx_constant_value_is_ignored_by_other_modes),
         cmocka_unit_test(onnx_translated_problem_runs_through_a_plan),
         cmocka_unit_test(onnx_random_crop_then_pad_vs_reference),
+        cmocka_unit_test(center_crop_pad_onnx_examples),
+        cmocka_unit_test(center_crop_pad_random_vs_reference),
+        cmocka_unit_test(center_crop_pad_rejects_hostile_arguments),
     };
     return cmocka_run_group_tests_name("onnx", tests, NULL, NULL);
 }

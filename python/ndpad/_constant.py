@@ -1,11 +1,12 @@
 """numpy.pad's constant_values: the one pad value libndpad fills with, and the slabs
-(per axis and side) numpy assigns another value to, in numpy.pad's own order and casting."""
+(per axis and side) numpy assigns another value to, with numpy.pad's own casting; libndpad
+writes them all in one call (ndpad_pad_sides, numpy's corner rule)."""
 
 import numpy as np
 
 from ._args import as_pairs
 
-__all__ = ["value_bytes", "pad_value_and_slabs", "fill_slabs"]
+__all__ = ["value_bytes", "pad_value_and_slabs", "side_values"]
 
 
 def value_bytes(value, dtype):
@@ -79,7 +80,10 @@ def pad_value_and_slabs(kwargs, dtype, widths, shape, new_shape):
     return pad_value, seen[first:]
 
 
-def fill_slabs(target, slabs, widths, new_shape):
-    """Assign the slabs of pad_value_and_slabs() with numpy, in its order."""
-    for axis, side, v, _ in slabs:
-        target[slab(target.ndim, axis, side, widths, new_shape)] = v
+def side_values(pad_value, slabs, ndim):
+    """The bytes of ndpad_pad_sides' 2 * ndim values: pad_value, and each slab's own value
+    (numpy's slabs do not overlap, so their order no longer matters)."""
+    values = [pad_value] * (2 * ndim)
+    for axis, side, _, vb in slabs:
+        values[2 * axis + side] = vb
+    return b"".join(values)

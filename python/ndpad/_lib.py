@@ -163,6 +163,38 @@ def _raise(status):
     raise NdpadValueError(status, text)
 
 
+class ndpad_onnx_problem(ctypes.Structure):
+    _fields_ = [
+        ("problem", ndpad_problem),
+        ("in_offset", ctypes.c_ssize_t),
+        ("shape", ctypes.c_int64 * MAX_RANK),
+        ("pads_begin", ctypes.c_int64 * MAX_RANK),
+        ("pads_end", ctypes.c_int64 * MAX_RANK),
+        ("in_strides", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+lib.ndpad_onnx_center_crop_pad_init.argtypes = [
+    ctypes.POINTER(ndpad_onnx_problem), ctypes.c_int32, ctypes.c_void_p, ctypes.c_size_t,
+    ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+lib.ndpad_onnx_center_crop_pad_init.restype = ctypes.c_int
+
+
+def check_center_crop_pad(shape, elem_size, target_shape, axes):
+    """ndpad_onnx_center_crop_pad_init(): validates CenterCropPad's arguments (raises
+    NdpadValueError with libndpad's message naming the argument and axis)."""
+    def buf(values):
+        return (ctypes.c_int64 * max(len(values), 1))(*values)
+    shape_buf, target_buf = buf(shape), buf(target_shape)
+    axes_buf = None if axes is None else buf(axes)
+    onnx = ndpad_onnx_problem()
+    status = lib.ndpad_onnx_center_crop_pad_init(
+        ctypes.byref(onnx), len(shape), shape_buf, elem_size, target_buf, len(target_shape),
+        axes_buf, 0 if axes is None else len(axes))
+    if status != 0:
+        _raise(status)
+
+
 def make_problem(mode, elem_size, shape, pads_begin, pads_end, interior=None,
                  in_strides=None, out_strides=None, pad_value=None):
     """An ndpad_problem plus the ctypes buffer it points into (keep both alive)."""
@@ -259,6 +291,22 @@ def _plan_for(problem, threads):
         while len(_plans) > PLAN_CACHE_SIZE:
             _plans.popitem(last=False)
     return plan
+
+
+lib.ndpad_pad_sides.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.c_char_p,
+                               ctypes.POINTER(ndpad_options), ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_pad_sides.restype = ctypes.c_int
+
+
+def run_sides(problem, side_values, in_ptr, out_ptr, threads=0):
+    """ndpad_pad_sides(): `problem` (made by make_problem, mode constant) with the bytes of
+    2 * rank values, (axis 0 begin, axis 0 end, axis 1 begin, ...), numpy's corner rule.
+    ctypes releases the GIL for the whole call."""
+    # threads=0 is the default options (NULL): libndpad then reuses its one-shot plans
+    options = None if threads == 0 else ctypes.byref(_options_for(threads))
+    status = lib.ndpad_pad_sides(ctypes.byref(problem), side_values, options, in_ptr, out_ptr)
+    if status != 0:
+        _raise(status)
 
 
 def clear_plan_cache():

@@ -44,7 +44,8 @@ def address(arr):
 def run(problem_args, array, result, threads):
     """Run one ndpad problem from `array` into `result`.
 
-    problem_args: dict with mode, pads_begin, pads_end and optionally interior and pad_value.
+    problem_args: dict with mode, pads_begin, pads_end and optionally interior, pad_value
+    and side_values (bytes of a value per axis and side: ndpad_pad_sides).
     `result` must have representable strides. Handles overlap of `array` and `result`: exact
     in-place padding goes through (ndpad recognises it), any other overlap copies the input."""
     if result.size == 0:
@@ -73,7 +74,11 @@ def run(problem_args, array, result, threads):
         problem_args["pads_end"], interior=problem_args.get("interior"),
         in_strides=in_strides, out_strides=ostrides,
         pad_value=problem_args.get("pad_value"))
-    _lib.run(problem, address(array), out_ptr, threads)
+    side_values = problem_args.get("side_values")
+    if side_values is not None:
+        _lib.run_sides(problem, side_values, address(array), out_ptr, threads)
+    else:
+        _lib.run(problem, address(array), out_ptr, threads)
     del keep
 
 

@@ -5,9 +5,8 @@ How a call is served:
     wrap and empty, for every dtype without Python objects and with itemsize >= 1, rank 1
     to 32, any memory layout (strides that are not a multiple of the itemsize are copied to
     a contiguous array first);
-  * constant_values that differ between sides or axes: libndpad pads with one of them and
-    the slabs of the others are then assigned with numpy in numpy.pad's own order (axis by
-    axis, later axes overwriting the corners), with numpy's own casting;
+  * constant_values that differ between sides or axes: each value cast as numpy casts it,
+    then one libndpad call (ndpad_pad_sides) with numpy's corner rule (later axes win);
   * reflect, symmetric and wrap on object dtypes: a pure numpy gather of the same mapping
     (so the result is numpy >= 2.1's also for pads larger than the axis);
   * dtypes of numpy 2's new DType API (StringDType, user dtypes) go to numpy.pad itself,
@@ -20,6 +19,7 @@ One job per module: _args (numpy-style argument parsing, `out=` checks), _consta
 (constant_values: the pad value and numpy's slabs), _fallback (numpy gathers of the same
 index mapping), _native (strides, overlap and the call into libndpad), _lib (ctypes).
 """
+import operator
 import sys
 import types
 
@@ -29,11 +29,11 @@ from . import _lib, _native
 from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, new_style_dtype, \
     per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
-from ._constant import fill_slabs, pad_value_and_slabs
+from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
-__all__ = ["pad", "crop_pad"]
+__all__ = ["pad", "crop_pad", "center_crop_pad"]
 
 
 def _overrides_pad(array):
@@ -132,10 +132,11 @@ def _pad_native(array, widths, mode, kwargs, threads, out):
             _native.run({"mode": 0, "pads_begin": [0] * ndim, "pads_end": [0] * ndim},
                         array, target[interior], threads)
     else:
+        # Per-side constant_values: one libndpad call (ndpad_pad_sides) writes them all.
         _native.run({"mode": _lib.MODES[mode], "pads_begin": [b for b, _ in widths],
-                     "pads_end": [e for _, e in widths], "pad_value": pad_value},
+                     "pads_end": [e for _, e in widths], "pad_value": pad_value,
+                     "side_values": side_values(pad_value, slabs, ndim) if slabs else None},
                     array, target, threads)
-    fill_slabs(target, slabs, widths, new_shape)
     if target is not result:
         result[...] = target
     return result
@@ -204,6 +205,46 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     if target is not result:
         result[...] = target
     return result
+
+
+def _int_list(values, name):
+    try:
+        return [operator.index(v) for v in np.asarray(values).reshape(-1).tolist()]
+    except TypeError:
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, values)) from None
+
+
+def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
+    """ONNX CenterCropPad (opset 18): crop or zero-pad each listed axis of `array` to its
+    extent in `shape` around the centre.
+
+    shape: one target extent (>= 0) per listed axis (ONNX's input "shape").
+    axes: None (every axis, in order; `shape` then has one entry per axis) or the axes
+        `shape` applies to; negative axes count from the back; no axis twice.
+    threads, out: as in ndpad.pad.
+
+    ONNX's rule for odd differences: a crop of diff = d - t keeps input indices from
+    diff // 2, a pad of diff = t - d puts the input at output index diff // 2; the odd
+    element is cropped or padded at the end. Padding is zeros of the array's dtype. Other
+    axes are kept. Bad arguments raise NdpadValueError (a ValueError) with libndpad's
+    message naming the argument and axis."""
+    array = np.asarray(array)
+    ndim = array.ndim
+    if ndim > _lib.MAX_RANK:
+        raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
+    target = _int_list(shape, "shape")
+    axis_list = None if axes is None else _int_list(axes, "axes")
+    # libndpad checks every argument (and names the axis in its message).
+    _lib.check_center_crop_pad(array.shape, max(array.dtype.itemsize, 1), target, axis_list)
+    pb, pe = [0] * ndim, [0] * ndim
+    for t, a in zip(target, range(ndim) if axis_list is None else axis_list):
+        a = a + ndim if a < 0 else a
+        diff = t - array.shape[a]
+        # diff >= 0 pads diff // 2 first; diff < 0 crops (-diff) // 2 first (ONNX)
+        pb[a] = diff // 2 if diff >= 0 else -((-diff) // 2)
+        pe[a] = diff - pb[a]
+    zero = np.zeros(1, dtype=array.dtype)[0]  # ONNX's np.zeros: zero bytes in every dtype
+    return crop_pad(array, pb, pe, "constant", zero, threads=threads, out=out)
 
 
 class _Module(types.ModuleType):

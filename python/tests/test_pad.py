@@ -289,6 +289,36 @@ def test_constant_values_per_axis_3d_corners():
         same(got, reference.pad(a, widths, "constant", values))
 
 
+def test_constant_values_per_side_are_one_libndpad_call(monkeypatch):
+    """Per-side constant_values go to ndpad_pad_sides once (no second numpy pass): the
+    real call, counted; also into out= in place and with threads."""
+    from ndpad import _lib
+    calls = []
+    real = _lib.run_sides
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_lib, "run_sides", counted)
+    rng = np.random.default_rng(36)
+    a = rng.standard_normal((3, 40, 50)).astype(np.float32)
+    widths = ((0, 1), (2, 1), (1, 3))
+    values = ((9, 8), (1, 2), (3, 4))
+    for threads in (0, 1, 2):
+        same(ndpad.pad(a, widths, constant_values=values, threads=threads),
+             np.pad(a, widths, constant_values=values))
+    assert len(calls) == 3
+    assert len(calls[0]) == 6 * 4  # a value per axis and side
+    out = np.zeros((4, 43, 54), np.float32)
+    out[0:3, 2:42, 1:51] = a
+    assert ndpad.pad(out[0:3, 2:42, 1:51], widths, constant_values=values, out=out) is out
+    same(out, np.pad(a, widths, constant_values=values))
+    # one value everywhere: the ordinary plan, not ndpad_pad_sides
+    ndpad.pad(a, widths, constant_values=((5, 5), (5, 5), (5, 5)))
+    assert len(calls) == 4
+
+
 def test_constant_values_structured_and_void():
     rec = np.zeros(3, dtype=[("a", "i1"), ("b", "<f8")])
     rec["a"] = [1, 2, 3]
