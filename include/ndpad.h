@@ -647,7 +647,7 @@ typedef void (*ndpad_log_fn)(const char *message, void *user);
 NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
 
 /* ===================================================================================== */
-/* 2d. Constants per axis and side (numpy.pad's constant_values=((a, b), (c, d), ...))    */
+/* 2e. Constants per axis and side (numpy.pad's constant_values=((a, b), (c, d), ...))    */
 /* ===================================================================================== */
 
 /** ndpad_pad_sides() : CONSTANT padding with one value per axis and side, numpy's rule
