@@ -534,19 +534,6 @@ class QuietOverrides : public c10::WarningHandler
     c10::WarningHandler *next_;
 };
 
-// Every lock of this file has a defined state in a forked child: g_install_mutex is taken
-// around fork() (no registration is half done in the child) and released on both sides.
-void lock_install_for_fork()
-{
-    g_install_mutex.lock();
-}
-void unlock_install_after_fork()
-{
-    g_install_mutex.unlock();
-}
-const int g_install_atfork =
-    pthread_atfork(lock_install_for_fork, unlock_install_after_fork, unlock_install_after_fork);
-
 // libndpad's function addresses, once (later calls are ignored: one libndpad per process).
 void set_functions_locked(const std::vector<int64_t> &functions)
 {
