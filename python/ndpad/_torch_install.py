@@ -33,7 +33,7 @@ import torch
 
 from . import _torch_native
 from . import _torch_ops as _ops
-from . import torch as _api
+from . import _torch_run as _run
 from ._lib import MAX_RANK
 from ._torch_grad import index_maps, pad_backward
 
@@ -143,7 +143,7 @@ def uninstall():
 
 
 def _routable(x):
-    return _state["active"] and _api.native_ok(x) and x.dim() <= MAX_RANK
+    return _state["active"] and _ops.native_ok(x) and x.dim() <= MAX_RANK
 
 
 def _numel(shape):
@@ -160,14 +160,14 @@ def _constant_pad_nd(self, pad, value=0):
     ndim = self.dim()
     if _routable(self) and len(pad) % 2 == 0 and len(pad) // 2 <= ndim and \
             any(p > 0 for p in pad):
-        pads_begin, pads_end = _api.per_dim_pads(pad, ndim)
+        pads_begin, pads_end = _run.per_dim_pads(pad, ndim)
         new_shape = [d + b + e for d, b, e in zip(self.shape, pads_begin, pads_end)]
         if all(n > 0 for n in new_shape) and \
                 all(-b <= d and -e <= d for d, b, e in zip(self.shape, pads_begin, pads_end)) \
                 and _numel(new_shape) >= _state["threshold"]:
-            return _api.run(self, pads_begin, pads_end, _api.MODES["constant"],
-                            _api.value_bytes(value, self.dtype), torch.get_num_threads(),
-                            _api._suggest_memory_format(self))
+            return _run.run(self, pads_begin, pads_end, _ops.MODES["constant"],
+                            _run.value_bytes(value, self.dtype), torch.get_num_threads(),
+                            _ops.suggest_memory_format(self))
     return _torch_constant_pad_nd(self, pad, value)
 
 
@@ -209,7 +209,7 @@ def _torch_constant_pad_nd(self, pad, value):
                 % (sizes[l_diff + i], pad[k], pad[k + 1], l_diff + i))
         new_shape.append(new_dim)
     output = torch.empty(new_shape, dtype=self.dtype, device=self.device,
-                         memory_format=_api._suggest_memory_format(self))
+                         memory_format=_ops.suggest_memory_format(self))
     output.fill_(value)
     c_output = output
     for i in range(l_diff, l_inp):
@@ -230,7 +230,7 @@ class _BorderKernel:
     def __init__(self, kind, n):
         self.n = n
         self.mode_name = "reflect" if kind == "reflection" else "replicate"
-        self.mode = _api.MODES[self.mode_name]
+        self.mode = _ops.MODES[self.mode_name]
         self.reflect = kind == "reflection"
         self.out_op = getattr(torch.ops.aten, "%s_pad%dd" % (kind, n)).out
         self.dtypes = {}  # dtype -> does torch's kernel take it?
@@ -256,7 +256,7 @@ class _BorderKernel:
         n = self.n
         if _routable(x) and len(padding) == 2 * n and x.dim() in (n + 1, n + 2) and \
                 self.takes(x.dtype):
-            pads_begin, pads_end = _api.per_dim_pads(padding, x.dim())
+            pads_begin, pads_end = _run.per_dim_pads(padding, x.dim())
             shape = x.shape
             first = x.dim() - n  # the padded dimensions; the ones before may be empty
             new_shape = [d + b + e for d, b, e in zip(shape, pads_begin, pads_end)]
@@ -266,7 +266,7 @@ class _BorderKernel:
                 ok = all(pads_begin[k] < shape[k] and pads_end[k] < shape[k]
                          for k in range(first, x.dim()))
             if ok and _numel(new_shape) >= _state["threshold"]:
-                return _api.run(x, pads_begin, pads_end, self.mode, None,
+                return _run.run(x, pads_begin, pads_end, self.mode, None,
                                 torch.get_num_threads(),
                                 _ops.output_format(x, self.mode_name, n))
         return self.torch_kernel(x, padding)
@@ -296,7 +296,7 @@ class _TorchCircular(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        maps = index_maps(ctx.shape, ctx.pads[0], ctx.pads[1], _api.MODES["circular"], True)
+        maps = index_maps(ctx.shape, ctx.pads[0], ctx.pads[1], _ops.MODES["circular"], True)
         return pad_backward(grad, ctx.shape, maps), None
 
 
@@ -314,7 +314,7 @@ def _pad_circular(x, pad):
     # or after a channel dimension only (unbatched input).
     if not pad or len(pad) % 2 or ndim - len(pad) // 2 not in (1, 2) or not _routable(x):
         return _torch_circular(x, pad)
-    pads_begin, pads_end = _api.per_dim_pads(pad, ndim)
+    pads_begin, pads_end = _run.per_dim_pads(pad, ndim)
     first = ndim - len(pad) // 2
     for k in range(first, ndim):
         d, b, e = x.shape[k], pads_begin[k], pads_end[k]

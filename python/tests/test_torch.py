@@ -351,11 +351,11 @@ class Routed:
     counter, or the Python kernels' calls of libndpad through ctypes)."""
 
     def __init__(self, native, monkeypatch):
-        from ndpad import _torch_ops
+        from ndpad import _torch_ops, _torch_run
         self.native = native
         self.calls = []
         if not native:
-            for module, name in ((nt, "run"), (_torch_ops, "_ctypes_kernel")):
+            for module, name in ((_torch_run, "run"), (_torch_ops, "_ctypes_kernel")):
                 monkeypatch.setattr(module, name, self._counting(getattr(module, name)))
 
     def _counting(self, fn):
