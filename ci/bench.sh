@@ -127,18 +127,18 @@ echo
 # 6. ndpad vs numpy.pad, same run, when the Python package, its benchmark and numpy exist.
 : >"$results/numpy.txt"
 pynp="${NDPAD_BENCH_PYTHON:-$py}"
-if [ -f python/ndpad/__init__.py ] && [ -f python/bench_numpy.py ] \
+if [ -f python/ndpad/__init__.py ] && [ -f python/bench/bench_numpy.py ] \
    && "$pynp" -c 'import numpy' 2>/dev/null; then
     echo
     say "ndpad vs numpy.pad with $pynp (numpy $("$pynp" -c 'import numpy; print(numpy.__version__)'))"
     for shape in "1,64,256,256 1" "1,3,1080,1920 8"; do
         read -r dims pad <<<"$shape"
         NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 \
-            "$pynp" python/bench_numpy.py --repeat 7 --shape "$dims" --pad "$pad" \
-            | tee -a "$results/numpy.txt" || say "warning: python/bench_numpy.py failed"
+            "$pynp" python/bench/bench_numpy.py --repeat 7 --shape "$dims" --pad "$pad" \
+            | tee -a "$results/numpy.txt" || say "warning: python/bench/bench_numpy.py failed"
     done
 else
-    say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench_numpy.py and numpy)"
+    say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench/bench_numpy.py and numpy)"
 fi
 # The row-length sweep and the standard cases, both ways against memcpy (back-to-back and
 # interleaved), the cases' targets checked both ways, and its picture. The cases run
@@ -180,8 +180,8 @@ fi
 # ndpad.torch needs torch >= 2.4: the venv's (NDPAD_BENCH_PYTHON; main-job.sh makes it).
 if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 4))' 2>/dev/null; then
     echo
-    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench_torch.py \
-        | tee "$results/torch.txt" || say "warning: python/bench_torch.py failed"
+    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch.py \
+        | tee "$results/torch.txt" || say "warning: python/bench/bench_torch.py failed"
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi

@@ -6,7 +6,7 @@ It is a plain shared library for torch.ops.load_library(): it uses libtorch's C+
 no Python headers, and finds libndpad through the addresses ndpad's ctypes layer hands it,
 so it links only to libc10 and libtorch_cpu. ndpad._torch_native calls build() at first
 use (into a cache directory per torch version); `python3 -m ndpad._torch_build OUTPUT`
-builds one by hand (ci/test-torch.sh, python/bench_torch.py). Needs a C++20 compiler
+builds one by hand (ci/test-torch.sh, python/bench/bench_torch.py). Needs a C++20 compiler
 (g++ >= 10) and torch's C++ headers (a PyPI torch carries them).
 
 Usage: python3 -m ndpad._torch_build OUTPUT [--include DIR]

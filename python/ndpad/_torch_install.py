@@ -39,7 +39,7 @@ from ._torch_grad import index_maps, pad_backward
 
 __all__ = ["install", "uninstall", "installed", "backend", "THRESHOLD", "PYTHON_THRESHOLD"]
 
-# Output elements below which torch's own kernel is kept (python/bench_torch.py measures the
+# Output elements below which torch's own kernel is kept (python/bench/bench_torch.py measures the
 # crossing): the native kernels' per-call cost is a plan-cache lookup, repaid from a few
 # hundred elements (reflect at 1 thread, loaded machine: 0.9x at 100 elements, 1.2x at 324,
 # 1.5x at 1296), so 1024 leaves a margin; the Python kernels' cost (Python argument checks,
@@ -83,7 +83,7 @@ def install(threshold=None, *, native=None):
 
     threshold: output elements below which torch's own kernel is kept (default THRESHOLD
         for the native kernels, PYTHON_THRESHOLD for the Python ones, measured by
-        python/bench_torch.py). Calling install() again only changes it.
+        python/bench/bench_torch.py). Calling install() again only changes it.
     native: None (default) the native kernels when they can be had (built at first use
         against this torch; ndpad.torch.native_status() says which), else the Python
         ones; True the native kernels or RuntimeError; False the Python kernels.

@@ -1,4 +1,4 @@
-"""The timing loop of python/bench_numpy.py and python/bench_torch.py: medians of repeated
+"""The timing loop of python/bench/bench_numpy.py and python/bench/bench_torch.py: medians of repeated
 calls, one variant after another (median_seconds) or interleaved round after round
 (interleaved_medians), with time.perf_counter."""
 

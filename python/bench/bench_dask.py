@@ -1,8 +1,8 @@
 """ndpad.dask.pad against dask.array.pad on the same dask.distributed LocalCluster.
 
-    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench_dask.py
-    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench_dask.py --gib 0.5 --repeat 1
-    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench_dask.py --scenarios zarr
+    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench/bench_dask.py
+    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench/bench_dask.py --gib 0.5 --repeat 1
+    NDPAD_LIBRARY=build/libndpad.so /usr/bin/python3 python/bench/bench_dask.py --scenarios zarr
 
 A float32 2-D array (default 2 GiB in 128 MiB chunks), pads of --pad elements on every side
 of every axis, modes constant, reflect and wrap, in three scenarios (--scenarios):
@@ -39,8 +39,9 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)  # the source tree's ndpad, also for the worker processes
-os.environ["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in os.environ.get(
+PYTHON_DIR = os.path.dirname(HERE)  # python/: the source tree's ndpad
+sys.path[:0] = [HERE, PYTHON_DIR]  # also for the worker processes:
+os.environ["PYTHONPATH"] = os.pathsep.join([HERE, PYTHON_DIR] + [p for p in os.environ.get(
     "PYTHONPATH", "").split(os.pathsep) if p])
 
 import dask  # noqa: E402

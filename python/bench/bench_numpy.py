@@ -5,7 +5,7 @@ preallocated out=). Each time is the median of --repeat runs of the whole call, 
 of the result included (numpy.pad allocates too); the speedup is numpy's time over ndpad's
 in the same run. Every ndpad result is checked against numpy.pad's first.
 
-Usage: python3 python/bench_numpy.py [--repeat N] [--shape 1,64,256,256] [--pad 1]
+Usage: python3 python/bench/bench_numpy.py [--repeat N] [--shape 1,64,256,256] [--pad 1]
 libndpad is found as the package finds it (NDPAD_LIBRARY, next to the package, the system).
 Without numpy it prints why and exits 0, so a main job can call it unconditionally."""
 
@@ -28,7 +28,7 @@ def main():
     except ImportError:
         print("bench_numpy: numpy is not installed; skipping ndpad vs numpy.pad")
         return 0
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import ndpad
 
     shape = tuple(int(s) for s in args.shape.split(","))

@@ -27,7 +27,7 @@ checked against torch's first.
 The native kernels are compiled at first use (install()) into the per-torch cache, as a
 user gets them, unless NDPAD_TORCH_NATIVE names a build.
 
-Usage: python3 python/bench_torch.py [--repeat N] [--threads 1,2] [--quick]
+Usage: python3 python/bench/bench_torch.py [--repeat N] [--threads 1,2] [--quick]
 libndpad is found as the package finds it (NDPAD_LIBRARY, the package's own, the system).
 Without torch >= 2.4 it prints why and exits 0, so a main job can call it unconditionally."""
 
@@ -38,7 +38,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # bench_timing, then python/'s ndpad
 
 from bench_timing import interleaved_medians, nothing  # noqa: E402
 

@@ -1,8 +1,8 @@
 """What a user pays for the pad on a dask.distributed LocalCluster: ndpad.dask.pad against
 dask.array.pad in interleaved pairs (issue 33's measurement).
 
-    python python/bench_dask_pairs.py                          # 2 GiB, pads 4 and 1024
-    python python/bench_dask_pairs.py --shape 8,4096,4096 --chunks 1,2048,4096 --pads 4
+    python python/bench/bench_dask_pairs.py                          # 2 GiB, pads 4 and 1024
+    python python/bench/bench_dask_pairs.py --shape 8,4096,4096 --chunks 1,2048,4096 --pads 4
 
 A float32 array (default 16384 x 32768 = 2 GiB in 4096 x 8192 chunks of 128 MiB) is made
 and persisted on a LocalCluster of 2 worker processes with 1 thread each. Each pipeline is
@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # bench_dask, then python/'s ndpad
 
 import dask.array as da  # noqa: E402
 import distributed  # noqa: E402
