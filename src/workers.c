@@ -246,7 +246,12 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
         if (holds) atomic_flag_clear_explicit(&crew.busy, memory_order_release);
         return;
     }
-    helpers = ensure_workers(helpers) < helpers ? atomic_load(&crew.started) : helpers;
+    /* One worker more than it invites: a worker that last ran on the caller's own CPU is
+     * not invited (below), and on a machine of helpers + 1 cores the caller may well sit on
+     * a worker's core while that worker sleeps (measured: 2 threads on 2 cores then ran at
+     * 1 thread's speed on an idle machine). */
+    const int have = ensure_workers(helpers < MAX_WORKERS ? helpers + 1 : MAX_WORKERS);
+    if (have < helpers) helpers = have;
 
     /* Publish the job: its fields, then the generation in the claim word (release: a claim
      * that sees the generation sees the fields), then invite the workers. */
