@@ -683,6 +683,125 @@ NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void 
                                        const ndpad_options *options, const void *in, void *out);
 
 /* ===================================================================================== */
+/* 2f. Sub-byte elements: 1-, 2- and 4-bit elements packed in bytes (ONNX int4, int2)    */
+/* ===================================================================================== */
+
+/*
+ * SUB-BYTE ELEMENTS
+ *   An ndpad_bits_problem is an ndpad_problem whose elements are elem_bits = 1, 2 or 4 bits
+ *   wide, packed 8 / elem_bits to a byte with the FIRST element in the LOW bits of a byte
+ *   (ONNX's order for int4/uint4/float4e2m1/int2/uint2: element 2i of an int4 tensor is the
+ *   low nibble of byte i). Every element of a tensor is addressed in BITS:
+ *       bit position of element [i0, .., i_{r-1}]
+ *           = bit_offset + (sum_k i_k * stride_k) * elem_bits
+ *   counted from bit 0 (the low bit) of byte 0 of the buffer, byte p / 8, bit p % 8. The
+ *   bit offsets (in_bit_offset, out_bit_offset) let a tensor, and so every row of it, start
+ *   in the middle of a byte. Strides are in elements, as in ndpad_problem: NULL is dense
+ *   row-major; given, the innermost axis's stride must be 1 (a row's elements are adjacent
+ *   bits) whenever that axis has more than one element. The output's bits that are not
+ *   elements of the output are never changed, including those that share a byte with its
+ *   first and last element (and, with strides, with every row's first and last element):
+ *   bytes at the ends of rows are written read-modify-write with a mask.
+ *
+ *   The semantics are those of part 1 exactly (every mode, negative pads that crop,
+ *   interior padding with CONSTANT, pads larger than the input repeating its pattern);
+ *   problem.elem_size is NOT read (the element size is elem_bits), and problem.pad_value,
+ *   when not NULL, points to ONE byte whose low elem_bits bits are the pad value (the higher
+ *   bits are ignored, so both 0x0F and 0xFF give int4 -1). NULL means zero.
+ *
+ *       // int4, 2 x 3 input {1, 2, 3 / 4, 5, 6}, padded by 1 on every side with 0xF (-1):
+ *       int64_t shape[2] = {2, 3}, pb[2] = {1, 1}, pe[2] = {1, 1};
+ *       uint8_t in[3] = {0x21, 0x43, 0x65}, out[10], minus1 = 0x0F;
+ *       ndpad_bits_problem p = { .problem = { .rank = 2, .mode = NDPAD_CONSTANT,
+ *                                  .shape = shape, .pads_begin = pb, .pads_end = pe,
+ *                                  .pad_value = &minus1 },
+ *                                .elem_bits = 4 };
+ *       ndpad_bits_pad(&p, NULL, in, out);
+ *       // out, 4 x 5 nibbles = 10 bytes: FFFFF / F123F / F456F / FFFFF, i.e.
+ *       // {0xFF, 0xFF, 0x1F, 0x32, 0xFF, 0x54, 0xF6, 0xFF, 0xFF, 0xFF}
+ *
+ *   Starting mid-byte: with .in_bit_offset = 4 the same input starts at the high nibble of
+ *   in[0]; with .out_bit_offset = 4 the output (then 11 bytes) starts at the high nibble of
+ *   out[0] and ends at the low nibble of out[10], and the low nibble of out[0] and the high
+ *   nibble of out[10] keep what they held.
+ *
+ * RULES (besides those of part 1, checked as there, with the status of part 1's kind)
+ *   - elem_bits is 1, 2 or 4, else NDPAD_ERR_ELEM_SIZE (whole bytes: use ndpad_problem);
+ *   - in_bit_offset and out_bit_offset are >= 0, else NDPAD_ERR_SHAPE;
+ *   - an innermost stride other than 1 on an axis of more than one element, input or
+ *     output, is NDPAD_ERR_STRIDE;
+ *   - reserved must be 0, else NDPAD_ERR_OPTIONS;
+ *   - no bit position or bit count may overflow int64_t, else NDPAD_ERR_OVERFLOW.
+ *   As in part 1, on any error nothing is written and ndpad_last_error() names the argument
+ *   and the axis ("ndpad_bits_plan_create: elem_bits = 3 is not 1, 2 or 4").
+ *
+ * IN PLACE
+ *   `in` may be exactly the interior of `out`, as in part 1: the same bit strides
+ *   (in_strides equal to out_strides, as elements; two NULLs are equal only when the dense
+ *   strides are), all pads >= 0, no interior, and the input's first bit at the output's
+ *   first interior bit:
+ *       in * 8 + in_bit_offset == out * 8 + out_bit_offset
+ *                                 + sum_k(pads_begin[k] * out_stride[k]) * elem_bits.
+ *   ndpad recognises this at execution and writes only the border bits (the interior bits
+ *   are not rewritten), on the calling thread. Any other overlap is undefined.
+ *
+ * THREADS AND ISA
+ *   options as for ndpad_plan_create(): threads, isa (NDPAD_ISA too), schedule and
+ *   thread_pool are honoured; a tile is a block of whole output rows (tile_rows forces its
+ *   rows; tile_cols is ignored); tuning is accepted and ignored (no wisdom for sub-byte
+ *   plans). Rows of different tiles that share a byte are written with
+ *   atomic byte operations at their ends, so results are identical on any threads. Outputs
+ *   under 256 KiB run on the calling thread. Each row is built from a bit-shifted copy of
+ *   its source (a funnel shift of 64-bit lanes; whole bytes when the shifts are multiples
+ *   of 8 bits) and border runs per mode, with the ISA's kernels.
+ */
+
+/** A problem of sub-byte elements (see SUB-BYTE ELEMENTS). Zero it, then set the fields. */
+typedef struct ndpad_bits_problem {
+    ndpad_problem problem;  /**< rank, mode, shape, pads, interior, strides (elements), and
+                                 pad_value (one byte, low elem_bits bits); elem_size unread */
+    int32_t elem_bits;      /**< 1, 2 or 4                                                  */
+    int32_t reserved;       /**< must be zero                                               */
+    int64_t in_bit_offset;  /**< bits from bit 0 of `in` to input element [0, .., 0]; >= 0 */
+    int64_t out_bit_offset; /**< bits from bit 0 of `out` to output element [0, .., 0]      */
+} ndpad_bits_problem;
+
+/** An immutable plan of a sub-byte problem. Opaque; thread-safe as ndpad_plan. */
+typedef struct ndpad_bits_plan ndpad_bits_plan;
+
+/** ndpad_bits_output_shape() : the output extents of `problem` (as ndpad_output_shape()).
+ *  @return NDPAD_OK or the status of the first rule broken (out_shape untouched). */
+NDPAD_API ndpad_status ndpad_bits_output_shape(const ndpad_bits_problem *problem,
+                                               int64_t *out_shape);
+
+/** ndpad_bits_plan_create() : validate and plan `problem` (copied: its arrays may be freed).
+ *  @param options NULL for defaults, else as above (THREADS AND ISA).
+ *  @param plan    receives the plan, or NULL on error; must not be NULL.
+ *  @return NDPAD_OK; a rule's status; NDPAD_ERR_OPTIONS; NDPAD_ERR_ISA_UNAVAILABLE;
+ *          NDPAD_ERR_OUT_OF_MEMORY. Thread-safe. */
+NDPAD_API ndpad_status ndpad_bits_plan_create(const ndpad_bits_problem *problem,
+                                              const ndpad_options *options,
+                                              ndpad_bits_plan **plan);
+
+/** ndpad_bits_execute() : pad `in` into `out` (byte pointers; the bit offsets are the
+ *  plan's). Recognises in-place padding.
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (plan NULL); NDPAD_ERR_NULL_BUFFER (in or out
+ *          NULL but needed). Thread-safe: one plan may run on many threads at once. */
+NDPAD_API ndpad_status ndpad_bits_execute(const ndpad_bits_plan *plan, const void *in, void *out);
+
+/** ndpad_bits_plan_destroy() : free `plan`. NULL is ignored. */
+NDPAD_API void ndpad_bits_plan_destroy(ndpad_bits_plan *plan);
+
+/** ndpad_bits_plan_isa() : the instruction-set level the plan's kernels use (never AUTO). */
+NDPAD_API ndpad_isa ndpad_bits_plan_isa(const ndpad_bits_plan *plan);
+
+/** ndpad_bits_pad() : validate, plan and execute in one call (`options` NULL: defaults).
+ *  @return as ndpad_bits_plan_create() and ndpad_bits_execute(); on error nothing is
+ *          written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_bits_pad(const ndpad_bits_problem *problem,
+                                      const ndpad_options *options, const void *in, void *out);
+
+/* ===================================================================================== */
 /* 3. Dialects                                                                            */
 /* ===================================================================================== */
 
