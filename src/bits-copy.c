@@ -60,6 +60,46 @@ void ndpad_bits_copy(const ndpad_bits_kernels *k, uint8_t *dst, int64_t dst_bit,
     if (tail != 0) store_partial(dst + whole, 0, tail, load_bits(src + whole, s, tail));
 }
 
+/* The 64 / bits elements of w in reverse order. */
+static inline uint64_t reverse_word(uint64_t w, unsigned bits)
+{
+    if (bits <= 1) w = ((w & 0x5555555555555555ull) << 1) | ((w >> 1) & 0x5555555555555555ull);
+    if (bits <= 2) w = ((w & 0x3333333333333333ull) << 2) | ((w >> 2) & 0x3333333333333333ull);
+    w = ((w & 0x0F0F0F0F0F0F0F0Full) << 4) | ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    return __builtin_bswap64(w);
+}
+
+/* `count` (1 .. 57) bits at bit position `bit` of dst = the low bits of v, read-modify-write
+ * of the bytes they cover and no other. */
+static inline void store_bits(uint8_t *dst, int64_t bit, unsigned count, uint64_t v)
+{
+    uint8_t *p = dst + (bit >> 3);
+    const unsigned shift = (unsigned)(bit & 7), bytes = (shift + count + 7) / 8;
+    const uint64_t mask = (((uint64_t)1 << count) - 1) << shift;
+    uint64_t old = 0;
+    for (unsigned i = 0; i < bytes; i++) old |= (uint64_t)p[i] << (8 * i);
+    const uint64_t merged = (old & ~mask) | ((v << shift) & mask);
+    for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(merged >> (8 * i));
+}
+
+/* Short reversed runs (a border of a few elements): 56 bits at a time through a register. */
+#define NDPAD_BITS_WORD_RUN 56
+
+static void copy_reversed_words(uint8_t *dst, int64_t dst_bit, const uint8_t *src, int64_t src_bit,
+                                int64_t elems, unsigned bits)
+{
+    const int64_t per_word = NDPAD_BITS_WORD_RUN / bits;
+    for (int64_t done = 0; done < elems;) {
+        const int64_t n = elems - done < per_word ? elems - done : per_word;
+        const unsigned nbits = (unsigned)(n * bits);
+        const int64_t from = src_bit + (elems - done - n) * (int64_t)bits;
+        const uint64_t w = load_bits(byte_of(src, from), (unsigned)(from & 7), nbits);
+        store_bits(dst, dst_bit + done * (int64_t)bits, nbits,
+                   reverse_word(w, bits) >> (64 - nbits));
+        done += n;
+    }
+}
+
 /* Chunks of reversed elements go through two small buffers on the stack: the chunk's bits
  * copied to bit 0 of one, reversed byte by byte into the other (whose bit stream is then
  * the chunk's elements backwards, ending at a byte boundary), then copied into place. */
@@ -69,6 +109,10 @@ void ndpad_bits_copy_reversed(const ndpad_bits_kernels *k, uint8_t *dst, int64_t
                               const uint8_t *src, int64_t src_bit, int64_t elems, unsigned bits)
 {
     if (elems <= 0) return;
+    if (elems * bits <= 4 * NDPAD_BITS_WORD_RUN) {
+        copy_reversed_words(dst, dst_bit, src, src_bit, elems, bits);
+        return;
+    }
     uint8_t straight[NDPAD_BITS_CHUNK_BYTES], reversed[NDPAD_BITS_CHUNK_BYTES];
     const int64_t chunk_elems = NDPAD_BITS_CHUNK_BYTES * 8 / bits;
     /* the output's elements come from the source's end: chunk c of the output is the

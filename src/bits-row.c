@@ -12,6 +12,11 @@ typedef __int128 wide;
 
 static wide mod_wide(wide a, wide m)
 {
+    if (a >= INT64_MIN && a <= INT64_MAX && m <= INT64_MAX) {
+        /* the usual case, without a 128-bit division call */
+        const int64_t r = (int64_t)a % (int64_t)m;
+        return r < 0 ? r + (int64_t)m : r;
+    }
     const wide r = a % m;
     return r < 0 ? r + m : r;
 }
