@@ -50,14 +50,17 @@ void ndpad_bits_copy(const ndpad_bits_kernels *k, uint8_t *dst, int64_t dst_bit,
         s &= 7;
     }
     const size_t whole = (size_t)(count >> 3);
+    /* the partial last byte before the whole ones: its read must not follow the kernels'
+     * masked stores, whose 64-byte span may hold it (a load inside a masked store's span
+     * waits until the store has reached the cache: a memory round trip per row) */
+    const unsigned tail = (unsigned)(count & 7);
+    if (tail != 0) store_partial(dst + whole, 0, tail, load_bits(src + whole, s, tail));
     if (whole > 0) {
         if (s == 0)
-            memcpy(dst, src, whole);
+            k->copy(dst, src, whole);
         else
             k->shift(dst, src, whole, s);
     }
-    const unsigned tail = (unsigned)(count & 7);
-    if (tail != 0) store_partial(dst + whole, 0, tail, load_bits(src + whole, s, tail));
 }
 
 /* The 64 / bits elements of w in reverse order. */
@@ -69,21 +72,34 @@ static inline uint64_t reverse_word(uint64_t w, unsigned bits)
     return __builtin_bswap64(w);
 }
 
-/* `count` (1 .. 57) bits at bit position `bit` of dst = the low bits of v, read-modify-write
+typedef unsigned __int128 bits128;
+
+/* `count` (1 .. 64) bits at bit position `bit` of src, reading only the bytes they cover. */
+static inline uint64_t load_word(const uint8_t *src, int64_t bit, unsigned count)
+{
+    const uint8_t *p = byte_of(src, bit);
+    const unsigned shift = (unsigned)(bit & 7), bytes = (shift + count + 7) / 8;
+    bits128 v = 0;
+    for (unsigned i = 0; i < bytes; i++) v |= (bits128)p[i] << (8 * i);
+    v >>= shift;
+    return count == 64 ? (uint64_t)v : (uint64_t)v & (((uint64_t)1 << count) - 1);
+}
+
+/* `count` (1 .. 64) bits at bit position `bit` of dst = the low bits of v, read-modify-write
  * of the bytes they cover and no other. */
-static inline void store_bits(uint8_t *dst, int64_t bit, unsigned count, uint64_t v)
+static inline void store_word(uint8_t *dst, int64_t bit, unsigned count, uint64_t v)
 {
     uint8_t *p = dst + (bit >> 3);
     const unsigned shift = (unsigned)(bit & 7), bytes = (shift + count + 7) / 8;
-    const uint64_t mask = (((uint64_t)1 << count) - 1) << shift;
-    uint64_t old = 0;
-    for (unsigned i = 0; i < bytes; i++) old |= (uint64_t)p[i] << (8 * i);
-    const uint64_t merged = (old & ~mask) | ((v << shift) & mask);
+    const bits128 mask = (((bits128)1 << count) - 1) << shift;
+    bits128 old = 0;
+    for (unsigned i = 0; i < bytes; i++) old |= (bits128)p[i] << (8 * i);
+    const bits128 merged = (old & ~mask) | (((bits128)v << shift) & mask);
     for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(merged >> (8 * i));
 }
 
-/* Short reversed runs (a border of a few elements): 56 bits at a time through a register. */
-#define NDPAD_BITS_WORD_RUN 56
+/* Short reversed runs (a border of a few elements): 64 bits at a time through a register. */
+#define NDPAD_BITS_WORD_RUN 64
 
 static void copy_reversed_words(uint8_t *dst, int64_t dst_bit, const uint8_t *src, int64_t src_bit,
                                 int64_t elems, unsigned bits)
@@ -93,9 +109,8 @@ static void copy_reversed_words(uint8_t *dst, int64_t dst_bit, const uint8_t *sr
         const int64_t n = elems - done < per_word ? elems - done : per_word;
         const unsigned nbits = (unsigned)(n * bits);
         const int64_t from = src_bit + (elems - done - n) * (int64_t)bits;
-        const uint64_t w = load_bits(byte_of(src, from), (unsigned)(from & 7), nbits);
-        store_bits(dst, dst_bit + done * (int64_t)bits, nbits,
-                   reverse_word(w, bits) >> (64 - nbits));
+        const uint64_t w = reverse_word(load_word(src, from, nbits), bits);
+        store_word(dst, dst_bit + done * (int64_t)bits, nbits, nbits == 64 ? w : w >> (64 - nbits));
         done += n;
     }
 }
