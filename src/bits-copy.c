@@ -85,17 +85,24 @@ static inline uint64_t load_word(const uint8_t *src, int64_t bit, unsigned count
     return count == 64 ? (uint64_t)v : (uint64_t)v & (((uint64_t)1 << count) - 1);
 }
 
-/* `count` (1 .. 64) bits at bit position `bit` of dst = the low bits of v, read-modify-write
- * of the bytes they cover and no other. */
+/* `count` (1 .. 64) bits at bit position `bit` of dst = the low bits of v: bytes it covers
+ * whole are stored, its partial first and last byte read-modify-write (a read of an output
+ * line waits for memory when no store has brought it in yet). */
 static inline void store_word(uint8_t *dst, int64_t bit, unsigned count, uint64_t v)
 {
     uint8_t *p = dst + (bit >> 3);
-    const unsigned shift = (unsigned)(bit & 7), bytes = (shift + count + 7) / 8;
-    const bits128 mask = (((bits128)1 << count) - 1) << shift;
-    bits128 old = 0;
-    for (unsigned i = 0; i < bytes; i++) old |= (bits128)p[i] << (8 * i);
-    const bits128 merged = (old & ~mask) | (((bits128)v << shift) & mask);
-    for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(merged >> (8 * i));
+    const unsigned shift = (unsigned)(bit & 7), end = shift + count, bytes = (end + 7) / 8;
+    const bits128 bits = (bits128)v << shift;
+    for (unsigned i = 0; i < bytes; i++) {
+        const unsigned lo = i == 0 ? shift : 0, hi = 8 * i + 8 <= end ? 8 : end - 8 * i;
+        const uint8_t b = (uint8_t)(bits >> (8 * i));
+        if (lo == 0 && hi == 8) {
+            p[i] = b;
+        } else {
+            const unsigned mask = ((1u << (hi - lo)) - 1) << lo;
+            p[i] = (uint8_t)((p[i] & ~mask) | (b & mask));
+        }
+    }
 }
 
 /* Short reversed runs (a border of a few elements): 64 bits at a time through a register. */
