@@ -84,6 +84,16 @@ void ndpad_bits_plan_tiles(ndpad_bits_plan *plan, int64_t forced_rows)
     if (plan->tiles < 2) plan->threads = 1;
 }
 
+/* A prefetch of the byte of bit position `bit` (two's complement) of base. */
+static inline void prefetch_bits(const void *base, uint64_t bit, int write)
+{
+    const void *p = (const void *)((uintptr_t)base + (uintptr_t)(int64_t)((int64_t)bit >> 3));
+    if (write)
+        __builtin_prefetch(p, 1, 3);
+    else
+        __builtin_prefetch(p, 0, 3);
+}
+
 /* The rows [r0, r1) of the plan, rows found by an odometer over the outer axes. */
 static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *out, int64_t r0,
                      int64_t r1, bool in_place)
@@ -111,19 +121,22 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
                 in_bit += src[k] * a->in_stride * bits;
             if (in_place && (o[k] < a->b || o[k] >= a->b + a->d)) interior = false;
         }
-        if (outer > 0) {
-            /* the next row's ends (most often one stride along the last outer axis), for
-             * writing: their partial bytes are read-modify-write, and a read of a line not
-             * yet fetched waits for memory (bits-row.c) */
-            const int64_t next = out_bit + 2 * plan->axis[outer - 1].out_stride * bits;
-            __builtin_prefetch(out + (next >> 3), 1, 3);
-            __builtin_prefetch(out + ((next + row_bits - 1) >> 3), 1, 3);
-            /* and its source row's ends, which the border runs read before (right) or
-             * without (left) the interior's streaming copy */
+        if (outer > 0 && r + 2 < r1) {
+            /* the ends of the row two ahead (most often two strides along the last outer
+             * axis), for writing: their partial bytes are read-modify-write, and a read of a
+             * line not yet fetched waits for memory (bits-row.c); and its source row's
+             * ends, which the border runs read before (right) or without (left) the
+             * interior's streaming copy. A guess: wrapping arithmetic, and a prefetch of a
+             * wrong address only costs a cache line. */
+            const ndpad_axis *a = &plan->axis[outer - 1];
+            const uint64_t next = (uint64_t)out_bit + 2 * (uint64_t)a->out_stride * (uint64_t)bits;
+            prefetch_bits(out, next, 1);
+            prefetch_bits(out, next + (uint64_t)row_bits - 1, 1);
             if (!pad) {
-                const int64_t from = in_bit + 2 * plan->axis[outer - 1].in_stride * bits;
-                __builtin_prefetch(in + (from >> 3), 0, 3);
-                __builtin_prefetch(in + ((from + in_row_bits - 1) >> 3), 0, 3);
+                const uint64_t from =
+                    (uint64_t)in_bit + 2 * (uint64_t)a->in_stride * (uint64_t)bits;
+                prefetch_bits(in, from, 0);
+                prefetch_bits(in, from + (uint64_t)in_row_bits - 1, 0);
             }
         }
         ndpad_bits_row(plan, out, out_bit, in, in_bit, pad, in_place && interior);
