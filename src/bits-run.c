@@ -108,9 +108,13 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
     }
     for (int32_t k = 0; k < outer; k++)
         src[k] = ndpad_bits_axis_source(plan->mode, &plan->axis[k], o[k]);
-    const int64_t row_bits = plan->axis[outer].n * bits, in_row_bits = plan->axis[outer].d * bits;
+    const int64_t row_bits = plan->axis[outer].n * bits;
+    const uint64_t in_row_bits = (uint64_t)plan->axis[outer].d * (uint64_t)bits; /* a guess */
     for (int64_t r = r0; r < r1; r++) {
-        int64_t out_bit = plan->out_bit_offset, in_bit = plan->in_bit_offset;
+        int64_t out_bit = plan->out_bit_offset;
+        /* wrapping: an empty input's strides were never checked, and its rows are never
+         * read (they are pad rows, or rows of an empty innermost axis) */
+        uint64_t in_pos = (uint64_t)plan->in_bit_offset;
         bool pad = false, interior = true;
         for (int32_t k = 0; k < outer; k++) {
             const ndpad_axis *a = &plan->axis[k];
@@ -118,9 +122,10 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
             if (src[k] < 0)
                 pad = true;
             else
-                in_bit += src[k] * a->in_stride * bits;
+                in_pos += (uint64_t)src[k] * (uint64_t)a->in_stride * (uint64_t)bits;
             if (in_place && (o[k] < a->b || o[k] >= a->b + a->d)) interior = false;
         }
+        const int64_t in_bit = (int64_t)in_pos;
         if (outer > 0 && r + 2 < r1) {
             /* the ends of the row two ahead (most often two strides along the last outer
              * axis), for writing: their partial bytes are read-modify-write, and a read of a
@@ -136,7 +141,7 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
                 const uint64_t from =
                     (uint64_t)in_bit + 2 * (uint64_t)a->in_stride * (uint64_t)bits;
                 prefetch_bits(in, from, 0);
-                prefetch_bits(in, from + (uint64_t)in_row_bits - 1, 0);
+                prefetch_bits(in, from + in_row_bits - 1, 0);
             }
         }
         ndpad_bits_row(plan, out, out_bit, in, in_bit, pad, in_place && interior);
