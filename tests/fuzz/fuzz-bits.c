@@ -111,9 +111,12 @@ static bool small_reach(int32_t rank, const int64_t *extents, const int64_t *str
     int64_t dense[RANK_MAX];
     __int128 lo = 0, hi = 0, count = 1;
     *first = *past = 0;
-    for (int32_t k = 0; k < rank; k++) count *= extents[k];
-    if (count == 0) return true;
-    if (count > FUZZ_MAX_ELEMS) return false;
+    for (int32_t k = 0; k < rank; k++)
+        if (extents[k] == 0) return true;
+    for (int32_t k = 0; k < rank; k++) {
+        count *= extents[k];
+        if (count > FUZZ_MAX_ELEMS) return false;
+    }
     if (strides == NULL) {
         ndpad_ref_dense_strides(rank, extents, dense);
         strides = dense;
