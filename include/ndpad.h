@@ -74,9 +74,10 @@
  *     (milliseconds), the caller simply runs the remaining tiles, and the worker, woken
  *     late, finds a newer job or none and goes back to sleep (a generation count keeps it
  *     off a finished job). When another thread's execution holds the workers, the call
- *     runs on the calling thread alone rather than wait for them. The team size is still
- *     the plan's: OMP_NUM_THREADS, options.threads and the wisdom's
- *     thread choice govern it as before.
+ *     runs on the calling thread alone rather than wait for them. The workers are named
+ *     "ndpad-worker-N" (what top -H and /proc/<pid>/task/<tid>/comm show). The team size
+ *     is still the plan's: OMP_NUM_THREADS, options.threads and the wisdom's thread choice
+ *     govern it as before.
  *   - NDPAD_SCHEDULE_FIXED_TEAM, or NDPAD_THREADS_FIXED=1 in the environment: an OpenMP
  *     parallel region of exactly the plan's threads, each running one contiguous block of
  *     tiles, the same block on every execution (schedule(static)), so on several NUMA nodes
