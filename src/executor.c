@@ -33,6 +33,7 @@ typedef struct row_context {
     const ndpad_row_border *left;  /* non-CONSTANT dense rows: [x0, c0)            */
     const ndpad_row_border *right; /*                          [c1, x1)            */
     const ndpad_const_map *consts; /* constants per side or index, or NULL         */
+    int64_t phase_x0, phase_c1;    /* its row pattern's byte phase at x0 and c1     */
     bool constant;
     bool dense;
     bool skip_interior;
@@ -64,15 +65,30 @@ static void fill_pattern(const ndpad_const_map *m, char *dst, int64_t s, int64_t
     }
 }
 
-/* Columns [s, t) of the row at `dst` are constants of value `value` (or the row pattern). */
+/* Columns [s, t) of the row at `dst` are constants of value `value` (or the row pattern).
+ * Up to 16 bytes of a spread value or of the pattern are moves without a call (NHWC's
+ * borders are 12 bytes, a call each cost 15% of the pad). */
 static inline void fill_constants(const row_context *ctx, char *dst, int64_t s, int64_t t,
                                   const void *value)
 {
     if (s >= t) return;
-    if (ctx->consts != NULL && ctx->consts->pattern != NULL)
-        fill_pattern(ctx->consts, dst, s, t, ctx->es);
-    else
-        ctx->fill_pad(dst + (size_t)s * ctx->es, value, t - s, ctx->es);
+    const ndpad_const_map *m = ctx->consts;
+    const size_t es = ctx->es;
+    const int64_t bytes = (t - s) * (int64_t)es;
+    if (m != NULL && m->pattern != NULL) {
+        if (bytes > 16) {
+            fill_pattern(m, dst, s, t, es);
+            return;
+        }
+        const int64_t phase = s == ctx->x0   ? ctx->phase_x0
+                              : s == ctx->c1 ? ctx->phase_c1
+                                             : s % m->period_elems * (int64_t)es;
+        ndpad_move_upto16(dst + (size_t)s * es, (const char *)m->pattern + phase, bytes);
+    } else if (m != NULL && m->value_stride == 16 && bytes <= 16) {
+        ndpad_move_upto16(dst + (size_t)s * es, (const char *)value, bytes);
+    } else {
+        ctx->fill_pad(dst + (size_t)s * es, value, t - s, es);
+    }
 }
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
@@ -104,12 +120,11 @@ static void row_constants(const row_context *ctx, const int64_t *index, int64_t 
     const ndpad_plan *plan = ctx->plan;
     const ndpad_const_map *m = ctx->consts;
     const int32_t outer = plan->ndim - 1;
-    const size_t es = ctx->es;
     if (m->kind == NDPAD_CONSTS_INDEX) {
         if (m->pattern != NULL) return; /* the row's pattern */
         const int32_t k = m->index_dim;
         const int64_t o = k == outer - 1 ? last : index[k];
-        v->mid = m->values + (size_t)(o / plan->dim[k].index_div % m->axis_n) * es;
+        v->mid = m->values + (o / plan->dim[k].index_div % m->axis_n) * m->value_stride;
         v->left = v->right = v->mid;
         return;
     }
@@ -125,10 +140,10 @@ static void row_constants(const row_context *ctx, const int64_t *index, int64_t 
             const int s = o < dim->copy_begin ? 0 : o >= dim->copy_end ? 1 : -1;
             if (s >= 0 && dim->origin > winner) winner = dim->origin, side = s;
         }
-        v->mid = values + (size_t)(2 * winner + side) * es;
+        v->mid = values + (2 * winner + side) * m->value_stride;
     }
-    v->left = row_origin > winner ? values + (size_t)(2 * row_origin) * es : v->mid;
-    v->right = row_origin > winner ? values + (size_t)(2 * row_origin + 1) * es : v->mid;
+    v->left = row_origin > winner ? values + 2 * row_origin * m->value_stride : v->mid;
+    v->right = row_origin > winner ? values + (2 * row_origin + 1) * m->value_stride : v->mid;
 }
 
 /* The gap [from, to) of a flat CONSTANT row, to > from. */
@@ -307,6 +322,11 @@ static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bo
     ctx->c1 = ctx->row.copy_end < ctx->c0   ? ctx->c0
               : ctx->row.copy_end > ctx->x1 ? ctx->x1
                                             : ctx->row.copy_end;
+    if (ctx->consts != NULL && ctx->consts->pattern != NULL) {
+        const int64_t period = ctx->consts->period_elems, es = (int64_t)ctx->es;
+        ctx->phase_x0 = ctx->x0 % period * es;
+        ctx->phase_c1 = ctx->c1 % period * es;
+    }
 }
 
 /* Dense rows of the modes other than CONSTANT: where each border run reads in the source

@@ -57,13 +57,21 @@ typedef struct ndpad_const_map {
     int32_t axis;          /* INDEX: the problem's axis                                  */
     int64_t axis_n;        /* INDEX: its output extent (entries of `values`)             */
     int32_t index_dim;     /* INDEX: the normalised axis holding it                      */
-    unsigned char *values; /* elem_size bytes each, owned                                */
+    unsigned char *values; /* value i at i x value_stride, owned                         */
+    /* 16 when elem_size divides 16 (and the values are not too many): each value then
+     * spread over 16 bytes, so that borders of up to 16 bytes are moves without a call;
+     * else elem_size */
+    int64_t value_stride;
     /* INDEX on the row axis: the row's constants repeat every period_elems elements;
-     * `pattern` holds whole periods, pattern_bytes >= NDPAD_CONSTS_PATTERN_MIN, owned */
+     * `pattern` holds whole periods, pattern_bytes >= NDPAD_CONSTS_PATTERN_MIN, and 16
+     * bytes more of the pattern (moves of up to 16 bytes from any phase); owned */
     unsigned char *pattern;
     int64_t period_elems, pattern_bytes;
     int64_t heap_bytes; /* this structure and what it owns */
 } ndpad_const_map;
+
+/* The most values spread over 16 bytes each (value_stride). */
+#define NDPAD_CONSTS_SPREAD_MAX 65536
 
 /* The shortest pattern buffer: fills copy it in chunks this long (vector moves). */
 #define NDPAD_CONSTS_PATTERN_MIN 512

@@ -326,12 +326,18 @@ static ndpad_status new_const_map(const ndpad_valid_problem *v, int32_t kind, in
     /* both counts are at most the output's elements, whose bytes fit */
     const int64_t count = kind == NDPAD_CONSTS_SIDES ? 2 * (int64_t)v->rank : v->axis[axis].n;
     m->axis_n = kind == NDPAD_CONSTS_INDEX ? count : 0;
-    const size_t bytes = (size_t)count * v->elem_size;
+    const size_t es = v->elem_size;
+    const bool spread = 16 % es == 0 && count <= NDPAD_CONSTS_SPREAD_MAX;
+    m->value_stride = spread ? 16 : (int64_t)es;
+    const size_t bytes = (size_t)count * (size_t)m->value_stride;
     m->values = ndpad_malloc(bytes > 0 ? bytes : 1);
     if (m->values == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu bytes of %s", bytes,
                    kind == NDPAD_CONSTS_SIDES ? "side_values" : "values");
-    memcpy(m->values, values, bytes);
+    for (int64_t i = 0; i < count; i++)
+        for (size_t b = 0; b < (size_t)m->value_stride; b += es)
+            memcpy(m->values + (size_t)i * (size_t)m->value_stride + b,
+                   (const unsigned char *)values + (size_t)i * es, es);
     m->heap_bytes += (int64_t)bytes;
 fail:
     return status;
@@ -354,13 +360,17 @@ static ndpad_status finish_const_map(ndpad_plan *plan, const char *caller)
     const int64_t period_bytes = m->period_elems * (int64_t)es;
     const int64_t reps = (NDPAD_CONSTS_PATTERN_MIN + period_bytes - 1) / period_bytes;
     m->pattern_bytes = reps * period_bytes;
-    m->pattern = ndpad_malloc((size_t)m->pattern_bytes);
+    /* and 16 bytes more of the pattern, so that a move of up to 16 bytes from any phase
+     * reads what follows it */
+    const int64_t elems = reps * m->period_elems + (16 + (int64_t)es - 1) / (int64_t)es;
+    m->pattern = ndpad_malloc((size_t)(elems * (int64_t)es));
     if (m->pattern == NULL)
         NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %lld-byte pattern of values",
-                   (long long)m->pattern_bytes);
-    for (int64_t x = 0; x < reps * m->period_elems; x++)
-        memcpy(m->pattern + x * (int64_t)es, m->values + (x / div % m->axis_n) * (int64_t)es, es);
-    m->heap_bytes += m->pattern_bytes;
+                   (long long)(elems * (int64_t)es));
+    for (int64_t x = 0; x < elems; x++)
+        memcpy(m->pattern + x * (int64_t)es, m->values + (x / div % m->axis_n) * m->value_stride,
+               es);
+    m->heap_bytes += elems * (int64_t)es;
 fail:
     return status;
 }
