@@ -339,6 +339,38 @@ static inline void plan_borders(row_context *ctx, ndpad_row_border *left, ndpad_
     ctx->left = left, ctx->right = right;
 }
 
+/* `count` consecutive interior rows of the last outer axis of a plan with constants whose
+ * values there are the same row after row (`v`): each row its interior copy (none in
+ * place) and its two borders, with no index mapping (the in-place form is the output
+ * stream's second write of a batch's constants: NHWC's rows cost 11 ns each through
+ * run_row). */
+static void run_rows_consts_interior(const row_context *ctx, const char *src, char *dst,
+                                     int64_t count, int64_t in_stride, int64_t out_stride,
+                                     bool skip_interior, const row_values *v)
+{
+    const size_t es = ctx->es;
+    const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
+    const size_t run_bytes = (size_t)(c1 - c0) * es;
+    const char *from = src + (c0 - ctx->row.b) * (int64_t)es;
+    for (int64_t k = 0; k < count; k++) {
+        if (!skip_interior && run_bytes != 0) ctx->copy(dst + (size_t)c0 * es, from, run_bytes);
+        fill_constants(ctx, dst, x0, c0, v->left);
+        fill_constants(ctx, dst, c1, x1, v->right);
+        dst += out_stride;
+        from += in_stride;
+    }
+}
+
+/* Whether a plan's constants are the same on every non-pad row of a run of the last outer
+ * axis (run_rows_consts_interior): per side always, per index unless that axis holds the
+ * index. */
+static inline bool consts_same_along_last(const row_context *ctx)
+{
+    const ndpad_const_map *m = ctx->consts;
+    return m->kind == NDPAD_CONSTS_SIDES || m->pattern != NULL ||
+           m->index_dim != ctx->plan->ndim - 2;
+}
+
 /* Offsets and flags of the axes before the last outer one, at the odometer's index; level
  * k + 1 holds axes 0..k. Once per run of the last outer axis, not per row. */
 static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_t mode,
@@ -392,7 +424,25 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                                        last.out_stride, skip_interior && prefix_inside, cursor);
             o = o_end;
         }
+        /* Constants per side or index: the interior rows [lo, hi) in one loop when their
+         * values are the same (none: lo = hi = o_end). */
+        int64_t lo = o_end, hi = o_end;
+        if (ctx->consts != NULL && !flat && ctx->dense && !prefix_pad && last.r == 0 &&
+            ctx->row.r == 0 && src_base != NULL && consts_same_along_last(ctx)) {
+            lo = o > last.copy_begin ? o : last.copy_begin;
+            hi = o_end < last.copy_end ? o_end : last.copy_end;
+            if (lo >= hi) lo = hi = o_end;
+        }
         for (; o < o_end; o++) {
+            if (o == lo) {
+                row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                row_constants(ctx, index, lo, false, &v);
+                run_rows_consts_interior(ctx, src_base + (lo - last.b) * last.in_stride,
+                                         dst_base + lo * last.out_stride, hi - lo, last.in_stride,
+                                         last.out_stride, skip_interior && prefix_inside, &v);
+                o = hi - 1;
+                continue;
+            }
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
             const char *src = i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride;
             const bool inside_row = prefix_inside && o >= last.copy_begin && o < last.copy_end;
@@ -460,9 +510,25 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     const int64_t tile_rows = plan->tile.rows;
     const int64_t r0 = tile / col_tiles * tile_rows;
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
-    if (!skip_interior && ndpad_stream_takes(plan)) {
+    if (!skip_interior && ndpad_stream_takes(plan) && plan->consts == NULL) {
         /* whole rows: the output-stream path */
         ndpad_stream_run(plan, in, out, r0, r1, nontemporal);
+        return;
+    }
+    if (!skip_interior && ndpad_stream_takes(plan) && !nontemporal) {
+        /* Constants per side or index on the output-stream path: the stream kernel writes a
+         * batch of rows with the plan's one pad value, then the row executor writes the
+         * batch's constants again, row by row, while the batch is in L1 (its interior runs
+         * are not copied again: the in-place form). Streaming stores would have sent the
+         * batch to memory: those tiles take the row executor alone (below). */
+        const int64_t batch_rows = NDPAD_CONSTS_BATCH_BYTES / plan->row_bytes > 1
+                                       ? NDPAD_CONSTS_BATCH_BYTES / plan->row_bytes
+                                       : 1;
+        for (int64_t a = r0, b; a < r1; a = b) {
+            b = a + batch_rows < r1 ? a + batch_rows : r1;
+            ndpad_stream_run(plan, in, out, a, b, false);
+            run_tile_rows(plan, in, out, true, tile, col_tiles, a, b, false);
+        }
         return;
     }
     run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1, nontemporal);

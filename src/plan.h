@@ -70,6 +70,10 @@ typedef struct ndpad_const_map {
     int64_t heap_bytes; /* this structure and what it owns */
 } ndpad_const_map;
 
+/* Output bytes the stream kernel writes before the row executor writes their constants
+ * again (executor.c): the batch is still in L1. */
+#define NDPAD_CONSTS_BATCH_BYTES (192 * 1024)
+
 /* The most values spread over 16 bytes each (value_stride). */
 #define NDPAD_CONSTS_SPREAD_MAX 65536
 

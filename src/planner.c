@@ -383,6 +383,18 @@ static void const_map_destroy(ndpad_const_map *m)
     ndpad_free(m);
 }
 
+/* Whether the output-stream path may serve the plan. With constants per side or index
+ * (whose kept axes of one element the strategies do not expect) only when every axis has
+ * more than one element: its kernels write with the plan's one pad value, and the row
+ * executor writes the constants of each batch after them (executor.c). */
+static bool stream_serves(const ndpad_plan *plan)
+{
+    if (plan->consts == NULL) return true;
+    for (int32_t k = 0; k < plan->ndim; k++)
+        if (plan->dim[k].n < 2) return false;
+    return true;
+}
+
 /* Plan creation; `kind` 0 for one constant, else an ndpad_consts_kind with its axis and
  * values. */
 static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int32_t axis,
@@ -407,10 +419,8 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     NDPAD_FORWARD(copy_pad_value(plan, &valid, caller));
     /* Constants per side or index run on the row executor, which writes them per row; the
      * output-stream strategies bake one pad value into their tables. */
-    if (plan->consts != NULL)
-        NDPAD_FORWARD(finish_const_map(plan, caller));
-    else
-        NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
+    if (plan->consts != NULL) NDPAD_FORWARD(finish_const_map(plan, caller));
+    if (stream_serves(plan)) NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
     choose_tile(plan, options, caller);
     cap_threads_at_processors(plan);
     plan->solo_nt = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
