@@ -306,6 +306,7 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
          * values: no row reads the input (no visible lattice point on some axis). */
         plan->reads_input = false;
         in_offset = 0;
+        for (int32_t k = 0; k < ndim; k++) dims[k].in_stride = 0; /* never read */
     } else if (plan->empty || all_pad || !plan->reads_input)
         forget_input(dims, ndim, &in_offset, plan);
     if (plan->empty) {
