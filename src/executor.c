@@ -518,7 +518,7 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     if (!skip_interior && ndpad_stream_takes(plan) && !nontemporal) {
         /* Constants per side or index on the output-stream path: the stream kernel writes a
          * batch of rows with the plan's one pad value, then the row executor writes the
-         * batch's constants again, row by row, while the batch is in L1 (its interior runs
+         * batch's constants again, row by row, while the batch is in cache (its interior runs
          * are not copied again: the in-place form). Streaming stores would have sent the
          * batch to memory: those tiles take the row executor alone (below). */
         const int64_t batch_rows = NDPAD_CONSTS_BATCH_BYTES / plan->row_bytes > 1

@@ -185,6 +185,27 @@ static void forget_input(ndpad_dim *dims, int32_t ndim, int64_t *in_offset, ndpa
     plan->reads_input = false;
 }
 
+/* Constants per side or index on an output that reads nothing: per index every element
+ * is a constant of its index, so nothing else counts (forget_input's axes); per side (no
+ * interior) each axis keeps its padding ranges [0, b) and [b + D, n), clamped to the
+ * output so that no later sum overflows (an uncropped axis may hold pads near 2^63). */
+static void keep_padding_only(ndpad_dim *dims, int32_t ndim, int32_t kind)
+{
+    for (int32_t k = 0; k < ndim; k++) {
+        ndpad_dim *a = &dims[k];
+        a->in_stride = 0; /* never read */
+        if (kind != NDPAD_CONSTS_SIDES) {
+            a->d = 0, a->b = 0, a->r = 0;
+            continue;
+        }
+        const int64_t first = a->b < 0 ? 0 : a->b > a->n ? a->n : a->b;
+        int64_t past; /* b + D with r = 0 (per side takes no interior) */
+        if (__builtin_add_overflow(a->b, a->d, &past)) past = a->b > 0 ? a->n : 0;
+        past = past < first ? first : past > a->n ? a->n : past;
+        a->b = first, a->d = past - first, a->r = 0;
+    }
+}
+
 /* Step 2: a single output element per axis is an offset. Returns the axes kept. */
 static int32_t drop_single_element_axes(ndpad_dim *dims, int32_t ndim, const ndpad_plan *plan,
                                         int32_t mode, int64_t *in_offset)
@@ -306,7 +327,7 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
          * values: no row reads the input (no visible lattice point on some axis). */
         plan->reads_input = false;
         in_offset = 0;
-        for (int32_t k = 0; k < ndim; k++) dims[k].in_stride = 0; /* never read */
+        keep_padding_only(dims, ndim, plan->consts->kind);
     } else if (plan->empty || all_pad || !plan->reads_input)
         forget_input(dims, ndim, &in_offset, plan);
     if (plan->empty) {

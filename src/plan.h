@@ -71,7 +71,7 @@ typedef struct ndpad_const_map {
 } ndpad_const_map;
 
 /* Output bytes the stream kernel writes before the row executor writes their constants
- * again (executor.c): the batch is still in L1. */
+ * again (executor.c): the batch is still in L2. */
 #define NDPAD_CONSTS_BATCH_BYTES (192 * 1024)
 
 /* The most values spread over 16 bytes each (value_stride). */
