@@ -391,6 +391,52 @@ static void hostile_arguments(void **state)
     assert_int_equal(ndpad_pad_sides(&empty, sides, NULL, NULL, NULL), NDPAD_OK);
 }
 
+/* With constants the problem's pad_value is unused (the header): a pointer that faults on
+ * any read must not be read, by the plan or the one-shot forms, small or stream-sized. */
+static void pad_value_is_unread(void **state)
+{
+    (void)state;
+    const int64_t shapes[2][4] = {{1, 3, 4, 5}, {1, 40, 60, 3}};
+    const int64_t pads[2][4] = {{0, 1, 1, 2}, {0, 1, 1, 0}};
+    for (int s = 0; s < 2; s++) {
+        int64_t so = 1, si = 1;
+        for (int k = 0; k < 4; k++) si *= shapes[s][k], so *= shapes[s][k] + 2 * pads[s][k];
+        float *in = test_xmalloc((size_t)si * 4), *out = test_xmalloc((size_t)so * 4);
+        float *want = test_xmalloc((size_t)so * 4), values[64];
+        for (int64_t i = 0; i < si; i++) in[i] = (float)i;
+        for (int i = 0; i < 64; i++) values[i] = (float)(100 + i);
+        ndpad_problem p = {.rank = 4,
+                           .mode = NDPAD_CONSTANT,
+                           .elem_size = 4,
+                           .shape = shapes[s],
+                           .pads_begin = pads[s],
+                           .pads_end = pads[s]};
+        for (int kind = NDPAD_REF_PER_SIDE; kind <= NDPAD_REF_PER_INDEX; kind++) {
+            const int32_t axis = s == 0 ? 1 : 3;
+            p.pad_value = NULL;
+            assert_int_equal(ndpad_ref_pad_constants(&p, kind, axis, values, in, want), NDPAD_OK);
+            p.pad_value = (const void *)16;
+            ndpad_plan *plan = NULL;
+            assert_int_equal(kind == NDPAD_REF_PER_SIDE
+                                 ? ndpad_plan_create_sides(&p, values, NULL, &plan)
+                                 : ndpad_plan_create_per_index(&p, axis, values, NULL, &plan),
+                             NDPAD_OK);
+            assert_int_equal(ndpad_execute(plan, in, out), NDPAD_OK);
+            ndpad_plan_destroy(plan);
+            assert_memory_equal(out, want, (size_t)so * 4);
+            memset(out, 0, (size_t)so * 4);
+            assert_int_equal(kind == NDPAD_REF_PER_SIDE
+                                 ? ndpad_pad_sides(&p, values, NULL, in, out)
+                                 : ndpad_pad_per_index(&p, axis, values, NULL, in, out),
+                             NDPAD_OK);
+            assert_memory_equal(out, want, (size_t)so * 4);
+        }
+        free(in);
+        free(out);
+        free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +446,7 @@ int main(void)
         cmocka_unit_test(random_per_index_vs_reference),
         cmocka_unit_test(larger_problems_vs_reference),
         cmocka_unit_test(hostile_arguments),
+        cmocka_unit_test(pad_value_is_unread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
