@@ -4,6 +4,7 @@
 #define NDPAD_PLAN_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "kernels/kernels.h"
 #include "problem.h"
@@ -67,8 +68,28 @@ typedef struct ndpad_const_map {
      * bytes more of the pattern (moves of up to 16 bytes from any phase); owned */
     unsigned char *pattern;
     int64_t period_elems, pattern_bytes;
-    int64_t heap_bytes; /* this structure and what it owns */
+    int64_t values_bytes, pattern_alloc; /* the bytes `values` and `pattern` hold */
+    int64_t heap_bytes;                  /* this structure and what it owns       */
 } ndpad_const_map;
+
+/* A copy of `m` with its values and pattern in the `size` bytes at `buffer` (16-byte
+ * aligned), or NULL when they do not fit (the one-shot plan cache holds small maps). */
+static inline ndpad_const_map *ndpad_const_map_copy(const ndpad_const_map *m, void *buffer,
+                                                    size_t size)
+{
+    const size_t head = (sizeof(*m) + 15) / 16 * 16;
+    const size_t values = ((size_t)m->values_bytes + 15) / 16 * 16;
+    if (m->values == NULL || head + values + (size_t)m->pattern_alloc > size) return NULL;
+    ndpad_const_map *copy = (ndpad_const_map *)buffer;
+    *copy = *m;
+    copy->values = (unsigned char *)buffer + head;
+    memcpy(copy->values, m->values, (size_t)m->values_bytes);
+    if (m->pattern != NULL) {
+        copy->pattern = copy->values + values;
+        memcpy(copy->pattern, m->pattern, (size_t)m->pattern_alloc);
+    }
+    return copy;
+}
 
 /* Output bytes the stream kernel writes before the row executor writes their constants
  * again (executor.c): the batch is still in L2. */

@@ -339,6 +339,7 @@ static ndpad_status new_const_map(const ndpad_valid_problem *v, int32_t kind, in
             memcpy(m->values + (size_t)i * (size_t)m->value_stride + b,
                    (const unsigned char *)values + (size_t)i * es, es);
     m->heap_bytes += (int64_t)bytes;
+    m->values_bytes = (int64_t)bytes;
 fail:
     return status;
 }
@@ -371,6 +372,7 @@ static ndpad_status finish_const_map(ndpad_plan *plan, const char *caller)
         memcpy(m->pattern + x * (int64_t)es, m->values + (x / div % m->axis_n) * m->value_stride,
                es);
     m->heap_bytes += elems * (int64_t)es;
+    m->pattern_alloc = elems * (int64_t)es;
 fail:
     return status;
 }

@@ -222,6 +222,9 @@ static void check_random(uint64_t index, int32_t kind)
      * is still where it was */
     const char *what = kind == NDPAD_REF_PER_SIDE ? "per side" : "per index";
     run_and_check(what, index, &p, kind, axis, values, use, false, in, &out, expected, out_bytes);
+    /* again: with default options a small output's plan now comes from the plan cache */
+    if (!in_place) memcpy(out.body, before, out_bytes);
+    run_and_check(what, index, &p, kind, axis, values, use, false, in, &out, expected, out_bytes);
     if (!in_place) memcpy(out.body, before, out_bytes);
     run_and_check(what, index, &p, kind, axis, values, use, true, in, &out, expected, out_bytes);
     free(values);
