@@ -677,8 +677,9 @@ NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
  *  @return NDPAD_OK; any status of ndpad_plan_create() and ndpad_execute();
  *          NDPAD_ERR_MODE (side_values with another mode); NDPAD_ERR_INTERIOR_MODE
  *          (side_values with interior[k] != 0). On error nothing is written. Thread-safe.
- *  Speed: one plan, ndpad_plan_create_sides(), made and destroyed per call (1-3 us of
- *  planning: for repeated pads make the plan once); the row executor works out each row's
+ *  Speed: one plan, ndpad_plan_create_sides(); with NULL options a recent plan of the same
+ *  problem and values comes from ndpad_pad()'s one-shot plan cache (outputs up to 1 MiB,
+ *  up to 1 KiB of values), else it is made per call (1-3 us); the row executor works out each row's
  *  values and writes them with the single constant's SIMD fillers. Where the output-stream
  *  kernels serve the shape, they write each batch of rows (192 KiB) and the row executor
  *  then writes the batch's borders and pad rows again while it is in cache (no pass over
@@ -728,7 +729,7 @@ NDPAD_API ndpad_status ndpad_plan_create_sides(const ndpad_problem *problem,
  *  Speed: the row executor works out each row's value (an outer axis) and writes it with
  *  the single constant's SIMD fillers; along the row axis (NHWC's channels) it copies a
  *  pattern of whole periods, at least 512 bytes long. With the output-stream kernels, as
- *  ndpad_pad_sides() says. ndpad_pad_per_index() plans on every call. */
+ *  ndpad_pad_sides() says. ndpad_pad_per_index() caches its plans as ndpad_pad_sides(). */
 NDPAD_API ndpad_status ndpad_plan_create_per_index(const ndpad_problem *problem, int32_t axis,
                                                    const void *values, const ndpad_options *options,
                                                    ndpad_plan **plan);

@@ -181,6 +181,10 @@ static size_t make_key_consts(const ndpad_problem *p, int32_t kind, int32_t axis
     if (kind == NDPAD_CONSTS_SIDES && p->interior != NULL) return 0; /* the planner decides */
     if (kind == NDPAD_CONSTS_INDEX && (axis < 0 || axis >= p->rank)) return 0;
     if (output_may_be_empty(p)) return 0; /* also: every extent below fits int64 */
+    /* The values are read only for a valid problem (an invalid one reads nothing, however
+     * short its values): the planner then reports the error, with its own caller. */
+    ndpad_valid_problem valid;
+    if (ndpad_problem_validate(p, "ndpad_pad", &valid) != NDPAD_OK) return 0;
     int64_t count = 2 * (int64_t)p->rank;
     if (kind == NDPAD_CONSTS_INDEX) {
         const int64_t d = p->shape[axis], r = p->interior != NULL ? p->interior[axis] : 0;
