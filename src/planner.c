@@ -414,7 +414,7 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     NDPAD_FORWARD(ndpad_problem_validate(problem, caller, &valid));
     if (kind != 0) NDPAD_FORWARD(check_consts(problem, &valid, kind, axis, values, caller));
     /* the problem's pad_value is unused with constants (the header): the plan's one pad
-     * value, which the output-stream kernels write first, is the first of the values */
+     * value, which the output-stream kernels write before the constants, is zero bytes */
     if (kind != 0) valid.pad_value = NULL;
     NDPAD_FORWARD(check_options(options, caller));
     NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller, &isa));
