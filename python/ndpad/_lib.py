@@ -309,6 +309,22 @@ def run_sides(problem, side_values, in_ptr, out_ptr, threads=0):
         _raise(status)
 
 
+lib.ndpad_pad_per_index.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.c_int32,
+                                     ctypes.c_char_p, ctypes.POINTER(ndpad_options),
+                                     ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_pad_per_index.restype = ctypes.c_int
+
+
+def run_per_index(problem, axis, values, in_ptr, out_ptr, threads=0):
+    """ndpad_pad_per_index(): `problem` (mode constant) with the bytes of one value per
+    output index along `axis`. ctypes releases the GIL for the whole call."""
+    options = None if threads == 0 else ctypes.byref(_options_for(threads))
+    status = lib.ndpad_pad_per_index(ctypes.byref(problem), axis, values, options, in_ptr,
+                                     out_ptr)
+    if status != 0:
+        _raise(status)
+
+
 def clear_plan_cache():
     """Drop every cached plan (they are destroyed once no call is executing them)."""
     with _plans_lock:

@@ -33,7 +33,7 @@ from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
-__all__ = ["pad", "crop_pad", "center_crop_pad"]
+__all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad"]
 
 
 def _overrides_pad(array):
@@ -137,6 +137,72 @@ def _pad_native(array, widths, mode, kwargs, threads, out):
                      "pads_end": [e for _, e in widths], "pad_value": pad_value,
                      "side_values": side_values(pad_value, slabs, ndim) if slabs else None},
                     array, target, threads)
+    if target is not result:
+        result[...] = target
+    return result
+
+
+_AxisError = getattr(getattr(np, "exceptions", np), "AxisError")
+
+
+def pad_per_index(array, pad_width, values, axis=-1, *, threads=0, out=None):
+    """Constant padding with one value per index along `axis` (per-channel pad values):
+    every pad element takes values[i], i its index along `axis` in the result. Beyond
+    numpy.pad, whose constant_values are per axis and side only.
+
+        img = np.zeros((224, 224, 3), np.float32)                # HWC
+        ndpad.pad_per_index(img, ((1, 1), (1, 1), (0, 0)), [0.485, 0.456, 0.406])
+        x = np.zeros((8, 64, 32, 32), np.float32)                 # NCHW
+        ndpad.pad_per_index(x, ((0, 0), (0, 0), (1, 1), (1, 1)), zero_points, axis=1)
+
+    array, pad_width: as numpy.pad (pad_width's forms and errors).
+    values: a 1-D sequence with one value per index of `axis` in the RESULT (the axis's
+        padded extent: the input's extent when the axis is not padded), each cast to the
+        array's dtype as numpy assigns it (its errors for values that do not convert).
+    axis: the axis of the values (negative counts from the end); numpy's AxisError when out
+        of range.
+    threads, out: as in ndpad.pad. One libndpad call (ndpad_pad_per_index) writes the
+    values inside its row kernels; dtypes with Python objects are padded by numpy indexing.
+    """
+    threads = threads_arg(threads)
+    array = np.asarray(array)
+    ndim = array.ndim
+    if ndim == 0:
+        raise ValueError("pad_per_index: a 0-d array has no axis to take values along")
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _AxisError(axis, ndim)
+    axis %= ndim
+    widths = _pad_widths(pad_width, ndim)
+    new_shape = tuple(d + b + e for d, (b, e) in zip(array.shape, widths))
+    vals = np.asarray(values)
+    if vals.ndim != 1:
+        raise ValueError("pad_per_index: values must be 1-D (one per index of axis %d), got "
+                         "shape %s" % (axis, vals.shape))
+    if vals.shape[0] != new_shape[axis]:
+        raise ValueError("pad_per_index: %d values for axis %d, whose padded extent is %d"
+                         % (vals.shape[0], axis, new_shape[axis]))
+    dtype = array.dtype
+    cast = np.empty(vals.shape[0], dtype=dtype)
+    cast[...] = vals  # numpy's assignment casting and errors
+    if dtype.hasobject or dtype.itemsize == 0 or ndim > _lib.MAX_RANK or \
+            new_style_dtype(dtype):
+        view = [1] * ndim
+        view[axis] = -1
+        result = np.empty(new_shape, dtype=dtype)
+        result[...] = cast.reshape(view)
+        result[tuple(slice(b, b + d) for (b, _), d in zip(widths, array.shape))] = array
+        return deliver(result, out)
+    if out is None:
+        result = np.empty(new_shape, dtype=dtype, order="F" if array.flags.fnc else "C")
+        target = result
+    else:
+        result = check_out(out, new_shape, dtype)
+        target = result if _native.out_strides(result) is not None else \
+            np.empty(new_shape, dtype=dtype)
+    _native.run({"mode": _lib.MODES["constant"], "pads_begin": [b for b, _ in widths],
+                 "pads_end": [e for _, e in widths], "index_axis": axis,
+                 "index_values": cast.tobytes()}, array, target, threads)
     if target is not result:
         result[...] = target
     return result

@@ -57,7 +57,11 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
     mode: "constant", "reflect", "replicate", "circular" (as F.pad) or "symmetric" (the
         border mirrored with its edge element: numpy's "symmetric").
     value: the fill of mode "constant" (default 0), a float as in F.pad, converted to the
-        dtype as torch's fill_ converts it (with its overflow errors).
+        dtype as torch's fill_ converts it (with its overflow errors). Beyond F.pad: a 1-D
+        tensor of one value per channel of the output (dimension 1, NCHW or channels_last),
+        e.g. a normalisation's mean, converted to the input's dtype; the operator is then
+        torch.ops.ndpad.pad_channels, whose gradient reaches the values too:
+            ndpad.torch.pad(x, (1, 1, 1, 1), value=torch.tensor([0.485, 0.456, 0.406]))
     threads: keyword-only; libndpad threads, default torch.get_num_threads().
 
     Where torch refuses, this does not: every mode on every dimension of any rank and
@@ -87,6 +91,12 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
     if mode != "constant" and value is not None:
         raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
     pads_begin, pads_end = per_dim_pads(pad, input.dim())
+    if mode == "constant" and isinstance(value, torch.Tensor) and value.dim() >= 1 and \
+            value.numel() > 1:
+        # beyond F.pad: one value per channel (dimension 1), ndpad::pad_channels (any
+        # device: a gather with torch operations off the CPU)
+        return torch.ops.ndpad.pad_channels(
+            input, [int(p) for p in pad], value, None if threads is None else threads_arg(threads))
     if not native_ok(input):
         # Another device, sparse, quantized, or more than 32 dimensions: torch's own F.pad.
         if mode == "symmetric":
