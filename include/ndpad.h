@@ -718,7 +718,7 @@ NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void 
  *                                .elem_bits = 4 };
  *       ndpad_bits_pad(&p, NULL, in, out);
  *       // out, 4 x 5 nibbles = 10 bytes: FFFFF / F123F / F456F / FFFFF, i.e.
- *       // {0xFF, 0xFF, 0x1F, 0x32, 0xFF, 0x54, 0xF6, 0xFF, 0xFF, 0xFF}
+ *       // {0xFF, 0xFF, 0xFF, 0x21, 0xF3, 0x4F, 0x65, 0xFF, 0xFF, 0xFF}
  *
  *   Starting mid-byte: with .in_bit_offset = 4 the same input starts at the high nibble of
  *   in[0]; with .out_bit_offset = 4 the output (then 11 bytes) starts at the high nibble of
@@ -780,8 +780,7 @@ NDPAD_API ndpad_status ndpad_bits_output_shape(const ndpad_bits_problem *problem
  *  @return NDPAD_OK; a rule's status; NDPAD_ERR_OPTIONS; NDPAD_ERR_ISA_UNAVAILABLE;
  *          NDPAD_ERR_OUT_OF_MEMORY. Thread-safe. */
 NDPAD_API ndpad_status ndpad_bits_plan_create(const ndpad_bits_problem *problem,
-                                              const ndpad_options *options,
-                                              ndpad_bits_plan **plan);
+                                              const ndpad_options *options, ndpad_bits_plan **plan);
 
 /** ndpad_bits_execute() : pad `in` into `out` (byte pointers; the bit offsets are the
  *  plan's). Recognises in-place padding.
