@@ -752,11 +752,13 @@ NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void 
  *   options as for ndpad_plan_create(): threads, isa (NDPAD_ISA too), schedule and
  *   thread_pool are honoured; a tile is a block of whole output rows (tile_rows forces its
  *   rows; tile_cols is ignored); tuning is accepted and ignored (no wisdom for sub-byte
- *   plans). Rows of different tiles that share a byte are written with
- *   atomic byte operations at their ends, so results are identical on any threads. Outputs
- *   under 256 KiB run on the calling thread. Each row is built from a bit-shifted copy of
- *   its source (a funnel shift of 64-bit lanes; whole bytes when the shifts are multiples
- *   of 8 bits) and border runs per mode, with the ISA's kernels.
+ *   plans). A tile starts only at a row whose first bit starts a byte, so no two threads
+ *   ever write one byte; an output where no such row exists (every row starting mid-byte
+ *   at the same phase, e.g. int4 rows of even length at out_bit_offset 4) runs on the
+ *   calling thread, as do in-place padding and outputs under 256 KiB (unless tile_rows is
+ *   forced). Results are identical on any threads. Each row is built from a bit-shifted
+ *   copy of its source (a funnel shift of 64-bit lanes; memcpy when the shift is whole
+ *   bytes) and border runs per mode, with the ISA's kernels.
  */
 
 /** A problem of sub-byte elements (see SUB-BYTE ELEMENTS). Zero it, then set the fields. */

@@ -3,9 +3,13 @@
  * kernels. The chain is short and explicit: which level has which of the two kernels. */
 #include "kernels/bits-kernels.h"
 
+#include "kernels/kernels.h"
+
 ndpad_bits_kernels ndpad_bits_kernels_select(ndpad_isa isa)
 {
-    ndpad_bits_kernels k = {ndpad_bits_shift__scalar, ndpad_bits_reverse__scalar};
+    /* whole bytes: the byte rows' interior copy (aligned stores for rows of a few KiB) */
+    ndpad_bits_kernels k = {ndpad_bits_shift__scalar, ndpad_bits_reverse__scalar,
+                            ndpad_kernels_select(isa, 1)->copy};
     switch (isa) {
     case NDPAD_ISA_AVX512_VBMI2:
 #ifdef NDPAD_HAVE_AVX512VBMI2

@@ -12,6 +12,11 @@ typedef __int128 wide;
 
 static wide mod_wide(wide a, wide m)
 {
+    if (a >= INT64_MIN && a <= INT64_MAX && m <= INT64_MAX) {
+        /* the usual case, without a 128-bit division call */
+        const int64_t r = (int64_t)a % (int64_t)m;
+        return r < 0 ? r + (int64_t)m : r;
+    }
     const wide r = a % m;
     return r < 0 ? r + m : r;
 }
@@ -124,23 +129,45 @@ static void periodic_run(int32_t mode, const ndpad_axis *a, int64_t o, int64_t *
     }
 }
 
-/* Output elements [o0, o1) from the source, run by run. */
+/* One run of a periodic row: output [o, o + n) from source index i, forward or backward. */
+typedef struct run {
+    int64_t o, n, i;
+    int dir;
+} run;
+
+static void write_run(const row_ctx *c, const run *r)
+{
+    if (r->dir > 0)
+        copy(c, r->o, r->o + r->n, r->i);
+    else
+        ndpad_bits_copy_reversed(c->k, c->out, c->out_bit + r->o * c->bits, c->in,
+                                 c->in_bit + (r->i - r->n + 1) * c->bits, r->n, c->bits);
+}
+
+/* Output elements [o0, o1) from the source, run by run, written right to left: a run's
+ * partial last byte is then a byte its right neighbour has just written (a read the store
+ * buffer answers), never one of a line no store has touched yet (a read that waits for
+ * memory: 2x the time of the row's copy on int4 4096 x 4096 reflect). */
+#define NDPAD_BITS_RUNS 16
+
 static void periodic_direct(const row_ctx *c, const ndpad_axis *a, int32_t mode, int64_t o0,
                             int64_t o1)
 {
+    run runs[NDPAD_BITS_RUNS];
+    int count = 0;
     for (int64_t o = o0; o < o1;) {
         int64_t i;
         int dir;
         wide len;
         periodic_run(mode, a, o, &i, &dir, &len);
         const int64_t n = len < o1 - o ? (int64_t)len : o1 - o;
-        if (dir > 0)
-            copy(c, o, o + n, i);
-        else
-            ndpad_bits_copy_reversed(c->k, c->out, c->out_bit + o * c->bits, c->in,
-                                     c->in_bit + (i - n + 1) * c->bits, n, c->bits);
+        if (count == NDPAD_BITS_RUNS) {
+            while (count > 0) write_run(c, &runs[--count]);
+        }
+        runs[count++] = (run){o, n, i, dir};
         o += n;
     }
+    while (count > 0) write_run(c, &runs[--count]);
 }
 
 static void row_periodic(const row_ctx *c, const ndpad_axis *a, int32_t mode, bool skip_interior)
@@ -181,6 +208,12 @@ void ndpad_bits_row(const ndpad_bits_plan *plan, uint8_t *out, int64_t out_bit, 
     const ndpad_axis *a = &plan->axis[plan->rank - 1];
     const row_ctx c = {&plan->kernels, out, out_bit, in, in_bit, plan->bits};
     if (a->n == 0) return;
+    /* The runs' partial bytes are read-modify-write, mostly near the row's ends, and a read
+     * of a line no store has brought in waits for memory (a reflected border's first byte
+     * after the interior's copy: 2x the copy's time on int4 4096 x 4096). Fetch both ends
+     * for writing first: the interior's copy runs meanwhile. */
+    __builtin_prefetch(out + (out_bit >> 3), 1, 3);
+    __builtin_prefetch(out + ((out_bit + a->n * (int64_t)plan->bits - 1) >> 3), 1, 3);
     if (pad_row) {
         fill(&c, 0, a->n, plan->pad_value);
         return;

@@ -98,6 +98,7 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
     }
     for (int32_t k = 0; k < outer; k++)
         src[k] = ndpad_bits_axis_source(plan->mode, &plan->axis[k], o[k]);
+    const int64_t row_bits = plan->axis[outer].n * bits, in_row_bits = plan->axis[outer].d * bits;
     for (int64_t r = r0; r < r1; r++) {
         int64_t out_bit = plan->out_bit_offset, in_bit = plan->in_bit_offset;
         bool pad = false, interior = true;
@@ -109,6 +110,21 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
             else
                 in_bit += src[k] * a->in_stride * bits;
             if (in_place && (o[k] < a->b || o[k] >= a->b + a->d)) interior = false;
+        }
+        if (outer > 0) {
+            /* the next row's ends (most often one stride along the last outer axis), for
+             * writing: their partial bytes are read-modify-write, and a read of a line not
+             * yet fetched waits for memory (bits-row.c) */
+            const int64_t next = out_bit + 2 * plan->axis[outer - 1].out_stride * bits;
+            __builtin_prefetch(out + (next >> 3), 1, 3);
+            __builtin_prefetch(out + ((next + row_bits - 1) >> 3), 1, 3);
+            /* and its source row's ends, which the border runs read before (right) or
+             * without (left) the interior's streaming copy */
+            if (!pad) {
+                const int64_t from = in_bit + 2 * plan->axis[outer - 1].in_stride * bits;
+                __builtin_prefetch(in + (from >> 3), 0, 3);
+                __builtin_prefetch(in + ((from + in_row_bits - 1) >> 3), 0, 3);
+            }
         }
         ndpad_bits_row(plan, out, out_bit, in, in_bit, pad, in_place && interior);
         for (int32_t k = outer - 1; k >= 0; k--) {

@@ -23,10 +23,14 @@ typedef void (*ndpad_bits_shift_fn)(uint8_t *restrict dst, const uint8_t *restri
 typedef void (*ndpad_bits_reverse_fn)(uint8_t *restrict dst, const uint8_t *restrict src,
                                       size_t bytes, unsigned bits);
 
+/* Whole bytes (a shift of 0): the ISA's interior copy of byte rows (kernels.h). */
+typedef void (*ndpad_bits_copy_fn)(void *restrict dst, const void *restrict src, size_t bytes);
+
 /* One ISA level's kernels (every slot valid: a level without its own takes its parent's). */
 typedef struct ndpad_bits_kernels {
     ndpad_bits_shift_fn shift;
     ndpad_bits_reverse_fn reverse;
+    ndpad_bits_copy_fn copy;
 } ndpad_bits_kernels;
 
 /* One byte with the order of its elements of `bits` bits reversed (the scalar reversal, and
