@@ -104,9 +104,12 @@ static ndpad_status create(const ndpad_bits_problem *problem, const ndpad_option
         plan->axis[0] = (ndpad_axis){.d = 1, .dilated = 1, .n = 1, .in_stride = 1, .out_stride = 1};
     }
     plan->empty = v.core.out_elems == 0;
-    plan->rows = 1;
-    for (int32_t k = 0; k + 1 < plan->rank; k++) plan->rows *= plan->axis[k].n;
-    if (plan->empty) plan->rows = 0;
+    /* the outer extents' product; an empty output's may overflow (another axis is 0) */
+    plan->rows = 0;
+    if (!plan->empty) {
+        plan->rows = 1;
+        for (int32_t k = 0; k + 1 < plan->rank; k++) plan->rows *= plan->axis[k].n;
+    }
     plan->reads_input = reads_input(plan);
     plan_in_place(plan);
     plan->kernels = ndpad_bits_kernels_select(plan->isa);

@@ -13,7 +13,7 @@
 #include "ndpad-bits-ref.h"
 
 #define RANK_MAX       4
-#define FUZZ_MAX_ELEMS ((int64_t)1 << 15)
+#define FUZZ_MAX_ELEMS ((int64_t)1 << 12)
 #define GUARD          16
 
 typedef struct bits_fuzz_case {
@@ -86,8 +86,8 @@ static void decode(fuzz_reader *r, bits_fuzz_case *c)
         for (int32_t k = 0; k < c->p.problem.rank; k++) {
             const int64_t d = c->shape[k], rr = flags & 1 ? c->interior[k] : 0;
             const int64_t dil = d <= 0 || rr < 0 || rr > 64 ? 1 : (d - 1) * (rr + 1) + 1;
-            const int64_t nn = c->pb[k] + dil + c->pe[k];
-            n[k] = nn > 0 && nn < 4096 ? nn : 1;
+            const __int128 nn = (__int128)c->pb[k] + dil + c->pe[k]; /* hostile pads */
+            n[k] = nn > 0 && nn < 4096 ? (int64_t)nn : 1;
         }
         for (int32_t k = c->p.problem.rank - 1; k >= 0; k--) {
             const uint8_t v = fuzz_u8(r);
@@ -125,7 +125,7 @@ static bool small_reach(int32_t rank, const int64_t *extents, const int64_t *str
             hi += step;
     }
     const __int128 f = offset + lo * bits, p = offset + (hi + 1) * bits;
-    if (p - f > 8 * FUZZ_MAX_ELEMS * 4 || f < -((__int128)1 << 40) || p > ((__int128)1 << 40))
+    if (p - f > ((__int128)1 << 17) || f < -((__int128)1 << 40) || p > ((__int128)1 << 40))
         return false;
     *first = (int64_t)f, *past = (int64_t)p;
     return true;
