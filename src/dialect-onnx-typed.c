@@ -239,8 +239,11 @@ static ndpad_status run(const ndpad_onnx_typed_problem *typed, const void *in, v
     int64_t out_shape[NDPAD_MAX_RANK];
     NDPAD_FORWARD(ndpad_bits_output_shape(&typed->bits, out_shape));
     NDPAD_FORWARD(ndpad_bits_pad(&typed->bits, NULL, in, out));
-    /* the bit count fits: ndpad_bits_output_shape checked it */
+    /* an empty output has no last byte (its other extents may be anything); else the bit
+     * count fits: ndpad_bits_output_shape checked it */
     int64_t bit_count = typed->elem_bits;
+    for (int32_t k = 0; k < typed->bits.problem.rank; k++)
+        if (out_shape[k] == 0) return NDPAD_OK;
     for (int32_t k = 0; k < typed->bits.problem.rank; k++) bit_count *= out_shape[k];
     const int64_t used_bits = bit_count % 8;
     if (used_bits != 0) {

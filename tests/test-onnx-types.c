@@ -631,6 +631,23 @@ static void sub_byte_bit_overflow_is_refused(void **state)
                         NDPAD_ERR_OVERFLOW, "ndpad_onnx_pad_typed", "", out, sizeof out);
 }
 
+/* An empty sub-byte output writes nothing, whatever its other extents (fuzz-onnx found the
+ * spare-bit clearing multiplying them: regress-typed-empty-output-bit-count-overflow). */
+static void sub_byte_empty_output_writes_nothing(void **state)
+{
+    (void)state;
+    const int64_t shape[3] = {INT64_MAX / 2, 3, 0}, pads[6] = {0, 1, 0, 0, 1, 0};
+    uint8_t out[16];
+    memset(out, TEST_SENTINEL, sizeof out);
+    assert_int_equal(ndpad_onnx_pad_typed(0, 3, shape, NDPAD_ONNX_UINT2, pads, 6, NULL, 0,
+                                          "constant", NULL, NULL, out),
+                     NDPAD_OK);
+    assert_int_equal(ndpad_onnx_pad_typed(0, 3, shape, NDPAD_ONNX_INT4, pads, 6, NULL, 0,
+                                          "constant", NULL, NULL, NULL),
+                     NDPAD_OK);
+    assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -642,6 +659,7 @@ int main(void)
         cmocka_unit_test(center_crop_pad_every_type_like_the_reference),
         cmocka_unit_test(typed_calls_refuse_with_onnx_s_errors),
         cmocka_unit_test(sub_byte_bit_overflow_is_refused),
+        cmocka_unit_test(sub_byte_empty_output_writes_nothing),
     };
     return cmocka_run_group_tests_name("onnx-types", tests, NULL, NULL);
 }
