@@ -140,6 +140,21 @@ if [ -f python/ndpad/__init__.py ] && [ -f python/bench/bench_numpy.py ] \
 else
     say "ndpad vs numpy.pad skipped (needs python/ndpad, python/bench/bench_numpy.py and numpy)"
 fi
+# Sub-byte elements (issue 36): int4 4096 x 4096 against a memcpy of the output (1 thread,
+# interleaved; targets 1.3x at whole-byte offsets, 2x at odd element offsets), then against
+# numpy's unpack -> pad -> repack (the stand-in for a runtime without sub-byte pads).
+bits="$build_dir/bench/ndpad-bench-bits"
+if [ -x "$bits" ]; then
+    echo
+    say "running ndpad-bench-bits (table in $results/bits.txt)"
+    "$bits" 1 "${NDPAD_BITS_ROUNDS:-61}" | tee "$results/bits.txt" \
+        || { say "FAIL: ndpad-bench-bits" >&2; exit 1; }
+    if "$py" -c 'import numpy' 2>/dev/null; then
+        NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 \
+            "$py" python/bench/bench_bits_numpy.py --repeat 9 | tee -a "$results/bits.txt" \
+            || say "warning: python/bench/bench_bits_numpy.py failed"
+    fi
+fi
 # The row-length sweep and the standard cases, both ways against memcpy (back-to-back and
 # interleaved), the cases' targets checked both ways, and its picture. The cases run
 # NDPAD_SWEEP_REPETITIONS times (default 3; their medians are checked), the sweep's rows
@@ -197,4 +212,4 @@ if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.spli
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt)"

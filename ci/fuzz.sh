@@ -9,7 +9,7 @@
 # ctest fuzz-<name>-replay tests replay every file there, with any compiler).
 #
 # Usage: ci/fuzz.sh [build-dir]            (default: build-fuzz/)
-# Environment: FUZZ_TARGETS  which fuzzers (default "pad onnx wisdom")
+# Environment: FUZZ_TARGETS  which fuzzers (default "pad onnx wisdom bits")
 #              FUZZ_SEED     libFuzzer's seed (default 1); 0 = a new random seed each run
 #              FUZZ_RUNS     executions per fuzzer (default: per target, about a minute here)
 #              FUZZ_SECONDS  time limit per fuzzer (default 150)
@@ -28,10 +28,11 @@ default_runs() {   # about a minute each on this project's 2-core CI machine (pa
         pad) echo 30000 ;;
         onnx) echo 600000 ;;
         wisdom) echo 4000 ;;
+        bits) echo 30000 ;;
         *) echo 20000 ;;
     esac
 }
-targets="${FUZZ_TARGETS:-pad onnx wisdom}"
+targets="${FUZZ_TARGETS:-pad onnx wisdom bits}"
 cd "$root"
 
 # clang with libFuzzer and the sanitizer runtimes, and LLVM's OpenMP runtime for clang

@@ -192,8 +192,11 @@ typedef enum ndpad_status {
     NDPAD_ERR_OPTIONS = 14,         /**< an ndpad_options field is out of range            */
     NDPAD_ERR_ISA_UNAVAILABLE = 15, /**< the requested instruction set is not usable here  */
     NDPAD_ERR_OUT_OF_MEMORY = 16,   /**< an allocation failed while planning              */
-    NDPAD_ERR_IO = 17               /**< a wisdom file or text cannot be read, written or
+    NDPAD_ERR_IO = 17,              /**< a wisdom file or text cannot be read, written or
                                           used (the message names the path and the reason) */
+    NDPAD_ERR_TYPE = 18             /**< an ONNX element type, or opset, the operator does
+                                          not accept (ONNX's type error), or a type without
+                                          a fixed width (string)                          */
 } ndpad_status;
 
 typedef struct ndpad_problem {
@@ -743,6 +746,126 @@ NDPAD_API ndpad_status ndpad_pad_per_index(const ndpad_problem *problem, int32_t
                                            const void *in, void *out);
 
 /* ===================================================================================== */
+/* 2g. Sub-byte elements: 1-, 2- and 4-bit elements packed in bytes (ONNX int4, int2)    */
+/* ===================================================================================== */
+
+/*
+ * SUB-BYTE ELEMENTS
+ *   An ndpad_bits_problem is an ndpad_problem whose elements are elem_bits = 1, 2 or 4 bits
+ *   wide, packed 8 / elem_bits to a byte with the FIRST element in the LOW bits of a byte
+ *   (ONNX's order for int4/uint4/float4e2m1/int2/uint2: element 2i of an int4 tensor is the
+ *   low nibble of byte i). Every element of a tensor is addressed in BITS:
+ *       bit position of element [i0, .., i_{r-1}]
+ *           = bit_offset + (sum_k i_k * stride_k) * elem_bits
+ *   counted from bit 0 (the low bit) of byte 0 of the buffer, byte p / 8, bit p % 8. The
+ *   bit offsets (in_bit_offset, out_bit_offset) let a tensor, and so every row of it, start
+ *   in the middle of a byte. Strides are in elements, as in ndpad_problem: NULL is dense
+ *   row-major; given, the innermost axis's stride must be 1 (a row's elements are adjacent
+ *   bits) whenever that axis has more than one element. The output's bits that are not
+ *   elements of the output are never changed, including those that share a byte with its
+ *   first and last element (and, with strides, with every row's first and last element):
+ *   bytes at the ends of rows are written read-modify-write with a mask.
+ *
+ *   The semantics are those of part 1 exactly (every mode, negative pads that crop,
+ *   interior padding with CONSTANT, pads larger than the input repeating its pattern);
+ *   problem.elem_size is NOT read (the element size is elem_bits), and problem.pad_value,
+ *   when not NULL, points to ONE byte whose low elem_bits bits are the pad value (the higher
+ *   bits are ignored, so both 0x0F and 0xFF give int4 -1). NULL means zero.
+ *
+ *       // int4, 2 x 3 input {1, 2, 3 / 4, 5, 6}, padded by 1 on every side with 0xF (-1):
+ *       int64_t shape[2] = {2, 3}, pb[2] = {1, 1}, pe[2] = {1, 1};
+ *       uint8_t in[3] = {0x21, 0x43, 0x65}, out[10], minus1 = 0x0F;
+ *       ndpad_bits_problem p = { .problem = { .rank = 2, .mode = NDPAD_CONSTANT,
+ *                                  .shape = shape, .pads_begin = pb, .pads_end = pe,
+ *                                  .pad_value = &minus1 },
+ *                                .elem_bits = 4 };
+ *       ndpad_bits_pad(&p, NULL, in, out);
+ *       // out, 4 x 5 nibbles = 10 bytes: FFFFF / F123F / F456F / FFFFF, i.e.
+ *       // {0xFF, 0xFF, 0xFF, 0x21, 0xF3, 0x4F, 0x65, 0xFF, 0xFF, 0xFF}
+ *
+ *   Starting mid-byte: with .in_bit_offset = 4 the same input starts at the high nibble of
+ *   in[0]; with .out_bit_offset = 4 the output (then 11 bytes) starts at the high nibble of
+ *   out[0] and ends at the low nibble of out[10], and the low nibble of out[0] and the high
+ *   nibble of out[10] keep what they held.
+ *
+ * RULES (besides those of part 1, checked as there, with the status of part 1's kind)
+ *   - elem_bits is 1, 2 or 4, else NDPAD_ERR_ELEM_SIZE (whole bytes: use ndpad_problem);
+ *   - in_bit_offset and out_bit_offset are >= 0, else NDPAD_ERR_SHAPE;
+ *   - an innermost stride other than 1 on an axis of more than one element, input or
+ *     output, is NDPAD_ERR_STRIDE;
+ *   - reserved must be 0, else NDPAD_ERR_OPTIONS;
+ *   - no bit position or bit count may overflow int64_t, else NDPAD_ERR_OVERFLOW.
+ *   As in part 1, on any error nothing is written and ndpad_last_error() names the argument
+ *   and the axis ("ndpad_bits_plan_create: elem_bits = 3 is not 1, 2 or 4").
+ *
+ * IN PLACE
+ *   `in` may be exactly the interior of `out`, as in part 1: the same bit strides
+ *   (in_strides equal to out_strides, as elements; two NULLs are equal only when the dense
+ *   strides are), all pads >= 0, no interior, and the input's first bit at the output's
+ *   first interior bit:
+ *       in * 8 + in_bit_offset == out * 8 + out_bit_offset
+ *                                 + sum_k(pads_begin[k] * out_stride[k]) * elem_bits.
+ *   ndpad recognises this at execution and writes only the border bits (the interior bits
+ *   are not rewritten), on the calling thread. Any other overlap is undefined.
+ *
+ * THREADS AND ISA
+ *   options as for ndpad_plan_create(): threads, isa (NDPAD_ISA too), schedule and
+ *   thread_pool are honoured; a tile is a block of whole output rows (tile_rows forces its
+ *   rows; tile_cols is ignored); tuning is accepted and ignored (no wisdom for sub-byte
+ *   plans). A tile starts only at a row whose first bit starts a byte, so no two threads
+ *   ever write one byte; an output where no such row exists (every row starting mid-byte
+ *   at the same phase, e.g. int4 rows of even length at out_bit_offset 4) runs on the
+ *   calling thread, as do in-place padding and outputs under 256 KiB (unless tile_rows is
+ *   forced). Results are identical on any threads. Each row is built from a bit-shifted
+ *   copy of its source (a funnel shift of 64-bit lanes; memcpy when the shift is whole
+ *   bytes) and border runs per mode, with the ISA's kernels.
+ */
+
+/** A problem of sub-byte elements (see SUB-BYTE ELEMENTS). Zero it, then set the fields. */
+typedef struct ndpad_bits_problem {
+    ndpad_problem problem;  /**< rank, mode, shape, pads, interior, strides (elements), and
+                                 pad_value (one byte, low elem_bits bits); elem_size unread */
+    int32_t elem_bits;      /**< 1, 2 or 4                                                  */
+    int32_t reserved;       /**< must be zero                                               */
+    int64_t in_bit_offset;  /**< bits from bit 0 of `in` to input element [0, .., 0]; >= 0 */
+    int64_t out_bit_offset; /**< bits from bit 0 of `out` to output element [0, .., 0]      */
+} ndpad_bits_problem;
+
+/** An immutable plan of a sub-byte problem. Opaque; thread-safe as ndpad_plan. */
+typedef struct ndpad_bits_plan ndpad_bits_plan;
+
+/** ndpad_bits_output_shape() : the output extents of `problem` (as ndpad_output_shape()).
+ *  @return NDPAD_OK or the status of the first rule broken (out_shape untouched). */
+NDPAD_API ndpad_status ndpad_bits_output_shape(const ndpad_bits_problem *problem,
+                                               int64_t *out_shape);
+
+/** ndpad_bits_plan_create() : validate and plan `problem` (copied: its arrays may be freed).
+ *  @param options NULL for defaults, else as above (THREADS AND ISA).
+ *  @param plan    receives the plan, or NULL on error; must not be NULL.
+ *  @return NDPAD_OK; a rule's status; NDPAD_ERR_OPTIONS; NDPAD_ERR_ISA_UNAVAILABLE;
+ *          NDPAD_ERR_OUT_OF_MEMORY. Thread-safe. */
+NDPAD_API ndpad_status ndpad_bits_plan_create(const ndpad_bits_problem *problem,
+                                              const ndpad_options *options, ndpad_bits_plan **plan);
+
+/** ndpad_bits_execute() : pad `in` into `out` (byte pointers; the bit offsets are the
+ *  plan's). Recognises in-place padding.
+ *  @return NDPAD_OK; NDPAD_ERR_NULL_ARGUMENT (plan NULL); NDPAD_ERR_NULL_BUFFER (in or out
+ *          NULL but needed). Thread-safe: one plan may run on many threads at once. */
+NDPAD_API ndpad_status ndpad_bits_execute(const ndpad_bits_plan *plan, const void *in, void *out);
+
+/** ndpad_bits_plan_destroy() : free `plan`. NULL is ignored. */
+NDPAD_API void ndpad_bits_plan_destroy(ndpad_bits_plan *plan);
+
+/** ndpad_bits_plan_isa() : the instruction-set level the plan's kernels use (never AUTO). */
+NDPAD_API ndpad_isa ndpad_bits_plan_isa(const ndpad_bits_plan *plan);
+
+/** ndpad_bits_pad() : validate, plan and execute in one call (`options` NULL: defaults).
+ *  @return as ndpad_bits_plan_create() and ndpad_bits_execute(); on error nothing is
+ *          written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_bits_pad(const ndpad_bits_problem *problem,
+                                      const ndpad_options *options, const void *in, void *out);
+
+/* ===================================================================================== */
 /* 3. Dialects                                                                            */
 /* ===================================================================================== */
 
@@ -844,6 +967,180 @@ NDPAD_API ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *s
                                                   size_t elem_size, const int64_t *target_shape,
                                                   int64_t target_count, const int64_t *axes,
                                                   int64_t axes_count, const void *in, void *out);
+
+/* ===================================================================================== */
+/* 3b. ONNX element types: the Pad family through Pad-25, and CenterCropPad, typed        */
+/* ===================================================================================== */
+
+/*
+ * The typed entry points take an ONNX element type (TensorProto.DataType, onnx.proto's
+ * numbers) instead of a byte size, and the opset the node runs at, and refuse a type the
+ * operator does not accept there with NDPAD_ERR_TYPE, as ONNX's checker does ("Type Error:
+ * Type 'tensor(float4e2m1)' of input parameter (data) of operator (Pad) ... is invalid").
+ * Whole-byte types run on the core (ndpad_problem, elem_size = the type's bytes); the
+ * sub-byte types int4, uint4, float4e2m1 (4 bits) and int2, uint2 (2 bits) run on the
+ * sub-byte API of part 2f, packed as ONNX packs them: the first element in the low bits of
+ * byte 0, a tensor of n elements in ceil(n * bits / 8) bytes.
+ *
+ *   types (numbers)                                   bits        Pad takes them from
+ *   FLOAT (1), FLOAT16 (10), DOUBLE (11)              32, 16, 64  Pad-1  (opset 1)
+ *   UINT8, INT8, UINT16, INT16, INT32, INT64 (2-7),   8 to 64     Pad-11 (opset 11)
+ *     UINT32 (12), UINT64 (13)
+ *   BOOL (9), COMPLEX64 (14), COMPLEX128 (15),        8, 64, 128, Pad-13 (opset 13)
+ *     BFLOAT16 (16)                                   16
+ *   STRING (8)                                        none        Pad-13, but refused here
+ *                                                                 (NDPAD_ERR_TYPE: its
+ *                                                                 elements have no width)
+ *   FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2,         8           Pad-21 (opset 21)
+ *     FLOAT8E5M2FNUZ (17-20)
+ *   UINT4 (21), INT4 (22)                             4           Pad-21 (opset 21)
+ *   FLOAT4E2M1 (23)                                   4           Pad-23 (opset 23)
+ *   FLOAT8E8M0 (24)                                   8           Pad-24 (opset 24)
+ *   UINT2 (25), INT2 (26)                             2           Pad-25 (opset 25)
+ *   UNDEFINED (0), FLOAT6E2M3 (27), FLOAT6E3M2 (28)   -           no version: NDPAD_ERR_TYPE
+ *   CenterCropPad-18 takes Pad-13's types (the first three rows).
+ *
+ * OPSET
+ *   opset >= 1 is the opset the node runs at: the operator's version is the newest one at or
+ *   below it (Pad-1, 2, 11, 13, 18, 19, 21, 23, 24, 25; CenterCropPad-18 only), and its rules
+ *   hold exactly: the element types of the table, mode "wrap" from Pad-19 on (else
+ *   NDPAD_ERR_MODE), `axes` from Pad-18 on (else NDPAD_ERR_AXES), CenterCropPad from opset
+ *   18 on (else NDPAD_ERR_TYPE). Opsets above the newest ndpad knows (NDPAD_ONNX_OPSET_MAX)
+ *   are served by the newest versions it knows.
+ *   opset 0 is ndpad's widest rule: every type of Pad-25, every mode, axes, for Pad and for
+ *   CenterCropPad too (beyond ONNX, whose CenterCropPad-18 takes no 8-bit float nor sub-byte
+ *   type).
+ *
+ * VALUES
+ *   constant_value holds one element of the type: its bytes for whole-byte types, one byte
+ *   whose low `bits` bits are the value for sub-byte types (so 0x0F and 0xFF are both int4
+ *   -1). NULL is all-zero bits: ONNX's default 0 (for FLOAT8E8M0, which has no zero, 0x00 =
+ *   2^-127, what ONNX's Cast of 0.0 gives). CenterCropPad pads with zero bits.
+ *
+ *       // int4 [1, 2, 3] -> Pad-21, pads [1, 2], constant_value -1: [-1, 1, 2, 3, -1, -1]
+ *       const int64_t shape[1] = {3}, pads[2] = {1, 2};
+ *       const uint8_t in[2] = {0x21, 0x03}, minus1 = 0x0F;
+ *       uint8_t out[3];
+ *       ndpad_onnx_pad_typed(21, 1, shape, NDPAD_ONNX_INT4, pads, 2, NULL, 0, "constant",
+ *                            &minus1, in, out);   // out = {0x1F, 0x32, 0xFF}
+ */
+
+/** ONNX element types: TensorProto.DataType in onnx.proto (the numbers are ONNX's). */
+typedef enum ndpad_onnx_type {
+    NDPAD_ONNX_UNDEFINED = 0,
+    NDPAD_ONNX_FLOAT = 1,
+    NDPAD_ONNX_UINT8 = 2,
+    NDPAD_ONNX_INT8 = 3,
+    NDPAD_ONNX_UINT16 = 4,
+    NDPAD_ONNX_INT16 = 5,
+    NDPAD_ONNX_INT32 = 6,
+    NDPAD_ONNX_INT64 = 7,
+    NDPAD_ONNX_STRING = 8,
+    NDPAD_ONNX_BOOL = 9,
+    NDPAD_ONNX_FLOAT16 = 10,
+    NDPAD_ONNX_DOUBLE = 11,
+    NDPAD_ONNX_UINT32 = 12,
+    NDPAD_ONNX_UINT64 = 13,
+    NDPAD_ONNX_COMPLEX64 = 14,
+    NDPAD_ONNX_COMPLEX128 = 15,
+    NDPAD_ONNX_BFLOAT16 = 16,
+    NDPAD_ONNX_FLOAT8E4M3FN = 17,
+    NDPAD_ONNX_FLOAT8E4M3FNUZ = 18,
+    NDPAD_ONNX_FLOAT8E5M2 = 19,
+    NDPAD_ONNX_FLOAT8E5M2FNUZ = 20,
+    NDPAD_ONNX_UINT4 = 21,
+    NDPAD_ONNX_INT4 = 22,
+    NDPAD_ONNX_FLOAT4E2M1 = 23,
+    NDPAD_ONNX_FLOAT8E8M0 = 24,
+    NDPAD_ONNX_UINT2 = 25,
+    NDPAD_ONNX_INT2 = 26,
+    NDPAD_ONNX_FLOAT6E2M3 = 27,
+    NDPAD_ONNX_FLOAT6E3M2 = 28
+} ndpad_onnx_type;
+
+/** The newest opset whose operator versions ndpad knows (ONNX 1.23: opset 28; Pad-25 and
+ *  CenterCropPad-18 are the newest versions at it). */
+#define NDPAD_ONNX_OPSET_MAX 28
+
+/** ndpad_onnx_type_bits() : bits per element of ONNX type `elem_type` (2 for INT2, 4 for
+ *  INT4, 32 for FLOAT, 128 for COMPLEX128, 6 for the FLOAT6 types), 0 for UNDEFINED, STRING
+ *  and numbers that are no type. A tensor of n elements takes ceil(n * bits / 8) bytes.
+ *  Thread-safe. */
+NDPAD_API int32_t ndpad_onnx_type_bits(int32_t elem_type);
+
+/** ndpad_onnx_type_name() : ONNX's name of `elem_type` ("INT4", "FLOAT8E4M3FN"), "?" for a
+ *  number that is no type. A constant string. Thread-safe. */
+NDPAD_API const char *ndpad_onnx_type_name(int32_t elem_type);
+
+/** A typed ONNX problem made by ndpad_onnx_problem_init_typed() or
+ *  ndpad_onnx_center_crop_pad_init_typed(). As ndpad_onnx_problem, it points into itself:
+ *  use it in place, do not copy it. */
+typedef struct ndpad_onnx_typed_problem {
+    ndpad_onnx_problem onnx; /**< whole-byte types (elem_bits >= 8): onnx.problem is ready
+                                  for ndpad_plan_create(), elem_size = elem_bits / 8; add
+                                  onnx.in_offset bytes to the input pointer. Sub-byte
+                                  types: its elem_size is 0 (the core refuses it) and its
+                                  in_offset 0: use `bits`                                */
+    ndpad_bits_problem bits; /**< sub-byte types (elem_bits < 8): ready for
+                                  ndpad_bits_plan_create() on the ONNX input pointer
+                                  itself; its in_bit_offset holds the crop, its
+                                  out_bit_offset is 0; its arrays are onnx's. Zero for
+                                  whole-byte types                                       */
+    int32_t elem_type;       /**< the ONNX type                                         */
+    int32_t elem_bits;       /**< its bits per element                                  */
+} ndpad_onnx_typed_problem;
+
+/** ndpad_onnx_problem_init_typed() : ndpad_onnx_problem_init() for an ONNX element type at
+ *  an opset (see OPSET). Crop first, then pad, as there.
+ *  @param typed      receives the problem; must not be NULL.
+ *  @param opset      the node's opset (>= 1), or 0 for ndpad's widest rule.
+ *  @param elem_type  an ndpad_onnx_type number (TensorProto.DataType).
+ *  @param constant_value  one element (see VALUES), or NULL for zero bits.
+ *  Other parameters as ndpad_onnx_problem_init().
+ *  @return NDPAD_OK; NDPAD_ERR_TYPE (opset < 0; a type the operator does not accept at
+ *          that opset, or STRING: the message names elem_type and the opset's Pad
+ *          version); NDPAD_ERR_MODE ("wrap" before opset 19); NDPAD_ERR_AXES (axes before
+ *          opset 18); any status of ndpad_onnx_problem_init() or, for sub-byte types, of
+ *          ndpad_bits_output_shape() (checked here already). Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_problem_init_typed(ndpad_onnx_typed_problem *typed, int32_t opset,
+                                                     int32_t rank, const int64_t *shape,
+                                                     int32_t elem_type, const int64_t *pads,
+                                                     int64_t pads_count, const int64_t *axes,
+                                                     int64_t axes_count, const char *mode,
+                                                     const void *constant_value);
+
+/** ndpad_onnx_pad_typed() : ONNX Pad of an ONNX element type in one call. `in` and `out` are
+ *  dense row-major ONNX tensors (sub-byte types packed from bit 0 of byte 0); the output
+ *  shape is the input's with each listed axis's pads added (crop first). For sub-byte
+ *  types the output's unused high bits in its last byte are set to zero (ONNX's packing);
+ *  no byte past ceil(n * bits / 8) is touched. Returns as
+ *  ndpad_onnx_problem_init_typed() and ndpad_pad() / ndpad_bits_pad(); on error nothing is
+ *  written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_pad_typed(int32_t opset, int32_t rank, const int64_t *shape,
+                                            int32_t elem_type, const int64_t *pads,
+                                            int64_t pads_count, const int64_t *axes,
+                                            int64_t axes_count, const char *mode,
+                                            const void *constant_value, const void *in, void *out);
+
+/** ndpad_onnx_center_crop_pad_init_typed() : ndpad_onnx_center_crop_pad_init() for an ONNX
+ *  element type at an opset: CenterCropPad-18's types from opset 18 on; with opset 0 every
+ *  type of Pad-25 (beyond ONNX). Zero padding. Returns as ndpad_onnx_center_crop_pad_init(),
+ *  plus NDPAD_ERR_TYPE. Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_init_typed(
+    ndpad_onnx_typed_problem *typed, int32_t opset, int32_t rank, const int64_t *shape,
+    int32_t elem_type, const int64_t *target_shape, int64_t target_count, const int64_t *axes,
+    int64_t axes_count);
+
+/** ndpad_onnx_center_crop_pad_typed() : ONNX CenterCropPad of an ONNX element type in one
+ *  call, on dense tensors as ndpad_onnx_pad_typed() (the same rule for a sub-byte output's
+ *  last byte). Returns as ndpad_onnx_center_crop_pad_init_typed() and the execution.
+ *  Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_typed(int32_t opset, int32_t rank,
+                                                        const int64_t *shape, int32_t elem_type,
+                                                        const int64_t *target_shape,
+                                                        int64_t target_count, const int64_t *axes,
+                                                        int64_t axes_count, const void *in,
+                                                        void *out);
 
 /** ndpad_mode_name() : "constant", "edge", "reflect", "symmetric" or "wrap" (as
  *  ndpad_plan_describe, the wisdom file and the benchmarks write them), "?" for anything

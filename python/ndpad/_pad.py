@@ -26,8 +26,8 @@ import types
 import numpy as np
 
 from . import _lib, _native
-from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, new_style_dtype, \
-    per_axis, threads_arg
+from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, int_list, is_even, \
+    new_style_dtype, per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
 from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
@@ -273,13 +273,6 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     return result
 
 
-def _int_list(values, name):
-    try:
-        return [operator.index(v) for v in np.asarray(values).reshape(-1).tolist()]
-    except TypeError:
-        raise TypeError("%s must be a sequence of integers, got %r" % (name, values)) from None
-
-
 def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
     """ONNX CenterCropPad (opset 18): crop or zero-pad each listed axis of `array` to its
     extent in `shape` around the centre.
@@ -298,8 +291,8 @@ def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
     ndim = array.ndim
     if ndim > _lib.MAX_RANK:
         raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
-    target = _int_list(shape, "shape")
-    axis_list = None if axes is None else _int_list(axes, "axes")
+    target = int_list(shape, "shape")
+    axis_list = None if axes is None else int_list(axes, "axes")
     # libndpad checks every argument (and names the axis in its message).
     _lib.check_center_crop_pad(array.shape, max(array.dtype.itemsize, 1), target, axis_list)
     pb, pe = [0] * ndim, [0] * ndim
