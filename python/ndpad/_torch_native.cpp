@@ -9,6 +9,8 @@
 //   ndpad::installed() -> bool
 //   ndpad::calls() -> int[]           [calls run by ndpad, calls kept on torch's path]
 //   ndpad::built_for() -> str         torch.__version__ at compile time (NDPAD_TORCH_VERSION)
+//   ndpad::set_pool(int choice) -> () whose threads run the tiles (benchmarks compare them)
+// and the CPU kernels of ndpad::pad and ndpad::crop_pad (declared in _torch_ops.py).
 // No Python C API: the file depends on libtorch's C++ ABI only, not on Python's.
 //
 // Routed, for plain strided CPU tensors whose output has at least `threshold` elements and
@@ -25,6 +27,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_pad_circular_native.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/constant_pad_nd_native.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/reflection_pad1d_cpu_dispatch.h>
@@ -221,8 +224,12 @@ void per_dim_pads(at::IntArrayRef pad, int64_t ndim, std::vector<int64_t> &begin
 // libndpad: pad `x` into `out`, allocated by the caller with x's sizes plus the pads
 // (api.md's semantics: negative pads crop, borders come from the whole input). `value`
 // is the fill of CONSTANT. Runs on torch's intra-op pool.
+// `threads` < 0: torch.get_num_threads() threads on the pool g_pool chooses (torch's by
+// default); >= 0: ndpad's own threads, that many (0 = all cores), as ndpad.torch.pad's
+// threads= asks.
 void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector<int64_t> &end,
-              ndpad_mode mode, const at::Scalar *value, const at::Tensor &out)
+              ndpad_mode mode, const at::Scalar *value, const at::Tensor &out,
+              int64_t threads_asked = -1)
 {
     const int64_t ndim = x.dim();
     if (out.numel() == 0) return;
@@ -235,8 +242,10 @@ void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector
         at::Tensor v = at::empty({}, x.options()).fill_(*value);
         std::memcpy(value_words, v.data_ptr(), elem);
     }
-    const int32_t threads = at::get_num_threads();
-    const int64_t pool_choice = g_pool.load(std::memory_order_relaxed);
+    const int32_t threads =
+        threads_asked >= 0 ? static_cast<int32_t>(threads_asked) : at::get_num_threads();
+    const int64_t pool_choice =
+        threads_asked >= 0 ? kNdpadWorkers : g_pool.load(std::memory_order_relaxed);
     Key key;
     key.reserve(7 + 5 * ndim);
     key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1], pool_choice});
@@ -345,10 +354,22 @@ bool keeps_format(TorchKernel kernel, int n, int64_t ndim, std::atomic<int8_t> (
     return state > 0;
 }
 
+// The same, by kind and rank: reflection (reflect) or replication (replicate) pad{n}d on an
+// input of `ndim` dimensions (ndpad::pad's output layout asks it).
+bool keeps_channels_last(bool reflect, int64_t n, int64_t ndim)
+{
+    static std::atomic<int8_t> known[2][3][2];
+    constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
+                                            at::cpu::replication_pad3d},
+                                           {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
+                                            at::cpu::reflection_pad3d}};
+    if (n < 1 || n > 3 || (ndim != n + 1 && ndim != n + 2)) return false;
+    return keeps_format(kernels[reflect][n - 1], static_cast<int>(n), ndim, known[reflect][n - 1]);
+}
+
 template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::IntArrayRef padding)
 {
     static std::atomic<int8_t> takes[64];
-    static std::atomic<int8_t> keeps[2];
     constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
                                             at::cpu::replication_pad3d},
                                            {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
@@ -369,9 +390,8 @@ template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::In
         }
         if (ok)
             return run_ndpad(x, begin, end, Reflect ? NDPAD_REFLECT : NDPAD_EDGE, nullptr,
-                             keeps_format(torch_kernel, N, ndim, keeps)
-                                 ? x.suggest_memory_format()
-                                 : at::MemoryFormat::Contiguous);
+                             keeps_channels_last(Reflect, N, ndim) ? x.suggest_memory_format()
+                                                                   : at::MemoryFormat::Contiguous);
     }
     g_kept++;
     return torch_kernel(x, padding);
@@ -595,21 +615,199 @@ bool registered()
     return g_cpu != nullptr;
 }
 
-// The CPU kernel of ndpad::pad and ndpad::crop_pad (their Python implementation allocates
-// `out` and calls this): libndpad on torch's intra-op pool, plans cached.
-void run_into_op(const at::Tensor &x, std::vector<int64_t> begin, std::vector<int64_t> end,
-                 int64_t mode, double value, const at::Tensor &out)
+// ---- ndpad::pad and ndpad::crop_pad at the CPU key -------------------------------------
+//
+// The operators are declared in Python (_torch_ops.py: schema, fake kernel, autograd, and
+// a CompositeExplicitAutograd kernel for every other device, which is also the CPU kernel
+// when this library is not loaded). This is their CPU kernel: no Python runs below the
+// autograd layer. It follows _torch_ops.compute() step by step (the fake kernel's twin):
+// the same checks and messages, the same output layout.
+
+ndpad_mode op_mode(c10::string_view name)
 {
-    TORCH_CHECK(g_ndpad.execute != nullptr, "ndpad::run_into: set_functions() first");
-    TORCH_CHECK(plain_tensor(x) && plain_tensor(out) && mode >= 0 && mode <= NDPAD_WRAP &&
-                    static_cast<int64_t>(begin.size()) == x.dim() &&
-                    static_cast<int64_t>(end.size()) == x.dim(),
-                "ndpad::run_into: not a CPU pad");
-    for (int64_t k = 0; k < x.dim(); k++)
-        TORCH_CHECK(out.size(k) == x.size(k) + begin[k] + end[k] && out.dtype() == x.dtype(),
-                    "ndpad::run_into: out does not fit, dimension ", k);
-    const at::Scalar fill(value);
-    run_into(x, begin, end, static_cast<ndpad_mode>(mode), &fill, out);
+    static const std::pair<c10::string_view, ndpad_mode> names[] = {{"constant", NDPAD_CONSTANT},
+                                                                    {"reflect", NDPAD_REFLECT},
+                                                                    {"replicate", NDPAD_EDGE},
+                                                                    {"circular", NDPAD_WRAP},
+                                                                    {"symmetric", NDPAD_SYMMETRIC}};
+    for (const auto &entry : names)
+        if (name == entry.first) return entry.second;
+    TORCH_CHECK_NOT_IMPLEMENTED(false, "Unrecognised padding mode ", name);
+    return NDPAD_CONSTANT;
+}
+
+// _torch_ops.check(): negative sizes, nothing left to wrap, borders of an empty dimension.
+void op_check(const at::Tensor &x, const std::vector<int64_t> &begin,
+              const std::vector<int64_t> &end, c10::string_view mode_name, ndpad_mode mode,
+              bool crop_first)
+{
+    const int64_t ndim = x.dim();
+    TORCH_CHECK(static_cast<int64_t>(begin.size()) == ndim &&
+                    static_cast<int64_t>(end.size()) == ndim,
+                "ndpad.torch: ", begin.size(), " pads_begin and ", end.size(), " pads_end for ",
+                ndim, " dimensions");
+    for (int64_t k = 0; k < ndim; k++) {
+        const int64_t d = x.size(k), b = begin[k], e = end[k];
+        const int64_t kept = d + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
+        TORCH_CHECK(d + b + e >= 0 && (!crop_first || kept >= 0), "ndpad.torch.pad: pad (", b, ", ",
+                    e, ") on dimension ", k, " of size ", d, " gives a negative size");
+        TORCH_CHECK(!crop_first || kept != 0 || d + b + e <= 0, "ndpad.torch.pad: circular pad (",
+                    b, ", ", e, ") on dimension ", k, " of size ", d,
+                    " crops all of it and has nothing to wrap");
+        TORCH_CHECK(d != 0 || mode == NDPAD_CONSTANT || d + b + e <= 0, "ndpad.torch.pad: mode ",
+                    mode_name, " on dimension ", k,
+                    " of size 0 has nothing to copy its borders from");
+    }
+}
+
+// _torch_ops.output_format(): constant keeps suggest_memory_format, reflect, replicate
+// and symmetric too where torch's reflection/replication_pad{pairs}d does (pairs 0: the
+// crop form), the rest is contiguous.
+at::MemoryFormat op_format(const at::Tensor &x, ndpad_mode mode, int64_t pairs)
+{
+    const int64_t ndim = x.dim();
+    if (ndim != 4 && ndim != 5) return at::MemoryFormat::Contiguous;
+    if (mode == NDPAD_CONSTANT) return x.suggest_memory_format();
+    if ((mode == NDPAD_REFLECT || mode == NDPAD_SYMMETRIC || mode == NDPAD_EDGE) && pairs > 0 &&
+        keeps_channels_last(mode != NDPAD_EDGE, pairs, ndim))
+        return x.suggest_memory_format();
+    return at::MemoryFormat::Contiguous;
+}
+
+// _torch_grad.source(): the source index of positions k of an axis of extent d, -1 where
+// the output takes the pad value.
+at::Tensor source_index(ndpad_mode mode, int64_t d, const at::Tensor &k)
+{
+    switch (mode) {
+    case NDPAD_CONSTANT: return k.where(k.ge(0).logical_and(k.lt(d)), k.new_full(k.sizes(), -1));
+    case NDPAD_EDGE: return k.clamp(0, d - 1);
+    case NDPAD_REFLECT: {
+        if (d == 1) return k.new_zeros(k.sizes());
+        const int64_t period = 2 * (d - 1);
+        const at::Tensor m = k.remainder(period);
+        return m.where(m.lt(d), m.neg().add(period));
+    }
+    case NDPAD_SYMMETRIC: {
+        const at::Tensor m = k.remainder(2 * d);
+        return m.where(m.lt(d), m.neg().add(2 * d - 1));
+    }
+    default: return k.remainder(d);
+    }
+}
+
+// What libndpad cannot read (more than NDPAD_MAX_RANK dimensions, complex32): a gather of
+// the index map with torch operations (_torch_ops._gather_kernel's twin).
+void gather_into(const at::Tensor &x, const std::vector<int64_t> &begin,
+                 const std::vector<int64_t> &end, ndpad_mode mode, double value,
+                 const at::Tensor &out)
+{
+    at::Tensor y = x, mask;
+    for (int64_t k = 0; k < x.dim(); k++) {
+        const int64_t d = x.size(k), b = begin[k], e = end[k];
+        if (b == 0 && e == 0) continue;
+        at::Tensor src = source_index(mode, d, at::arange(d + b + e, at::kLong).sub(b));
+        if (mode == NDPAD_CONSTANT) {
+            std::vector<int64_t> shape(x.dim(), 1);
+            shape[k] = -1;
+            const at::Tensor valid = src.ge(0).view(shape);
+            mask = mask.defined() ? mask.logical_and(valid) : valid;
+            src = src.clamp_min(0);
+        }
+        if (d > 0) {
+            y = y.index_select(k, src);
+        } else {
+            std::vector<int64_t> size = y.sizes().vec();
+            size[k] = d + b + e;
+            y = y.new_empty(size);
+        }
+    }
+    if (mask.defined()) y = y.where(mask, at::zeros({}, x.options()).fill_(value));
+    out.copy_(y);
+}
+
+// _torch_ops.compute(): only crops of a constant pad are a clone of the narrowed input;
+// circular crops first; the rest is libndpad into a new tensor of `format`.
+at::Tensor op_compute(at::Tensor x, std::vector<int64_t> begin, std::vector<int64_t> end,
+                      ndpad_mode mode, bool crop_first, double value, int64_t threads,
+                      at::MemoryFormat format)
+{
+    const int64_t ndim = x.dim();
+    bool crops_only = mode == NDPAD_CONSTANT;
+    for (int64_t k = 0; k < ndim && crops_only; k++) crops_only = begin[k] <= 0 && end[k] <= 0;
+    if (crops_only) {
+        for (int64_t k = 0; k < ndim; k++)
+            if (begin[k] != 0 || end[k] != 0)
+                x = x.narrow(k, -begin[k], x.size(k) + begin[k] + end[k]);
+        return x.clone();
+    }
+    if (crop_first) {
+        for (int64_t k = 0; k < ndim; k++) {
+            if (begin[k] < 0 || end[k] < 0)
+                x = x.narrow(k, std::max<int64_t>(-begin[k], 0),
+                             x.size(k) + std::min<int64_t>(begin[k], 0) +
+                                 std::min<int64_t>(end[k], 0));
+            begin[k] = std::max<int64_t>(begin[k], 0);
+            end[k] = std::max<int64_t>(end[k], 0);
+        }
+    }
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options().memory_format(format));
+    if (out.numel() == 0) return out;
+    // A pad that transposes (channels_last in, contiguous out) is a strided gather for
+    // libndpad: torch's blocked transpose first, then a pad that keeps the layout.
+    if ((ndim == 4 || ndim == 5) && format != x.suggest_memory_format() &&
+        !x.is_contiguous(format) && x.numel() >= 4096)
+        x = x.contiguous(format);
+    if (plain_tensor(x)) {
+        const at::Scalar fill(value);
+        run_into(x, begin, end, mode, &fill, out, threads);
+    } else {
+        gather_into(x, begin, end, mode, value, out);
+    }
+    return out;
+}
+
+int64_t op_threads(std::optional<int64_t> threads)
+{
+    if (!threads.has_value()) return -1; // torch's pool, torch.get_num_threads() threads
+    TORCH_CHECK(*threads >= 0 && *threads <= INT32_MAX,
+                "threads must be in [0, 2**31 - 1] (0 = all cores), got ", *threads);
+    return *threads;
+}
+
+// ndpad::pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None,
+//            int? threads=None) -> Tensor
+at::Tensor pad_op(const at::Tensor &input, at::IntArrayRef pad, c10::string_view mode_name,
+                  std::optional<double> value, std::optional<int64_t> threads)
+{
+    const ndpad_mode mode = op_mode(mode_name);
+    const int64_t ndim = input.dim();
+    TORCH_CHECK(pad.size() % 2 == 0, "Padding length must be divisible by 2");
+    TORCH_CHECK(static_cast<int64_t>(pad.size() / 2) <= ndim,
+                "Padding length too large: ", pad.size(), " pads for ", ndim, " dimensions");
+    std::vector<int64_t> begin, end;
+    per_dim_pads(pad, ndim, begin, end);
+    const bool crop_first = mode == NDPAD_WRAP; // torch's circular crops first
+    op_check(input, begin, end, mode_name, mode, crop_first);
+    TORCH_CHECK(mode == NDPAD_CONSTANT || !value.has_value(), "Padding mode \"", mode_name,
+                "\" doesn't take in value argument");
+    return op_compute(input, begin, end, mode, crop_first, value.value_or(0.0), op_threads(threads),
+                      op_format(input, mode, static_cast<int64_t>(pad.size() / 2)));
+}
+
+// ndpad::crop_pad(Tensor input, SymInt[] pads_begin, SymInt[] pads_end,
+//                 str mode="constant", float value=0., int? threads=None) -> Tensor
+at::Tensor crop_pad_op(const at::Tensor &input, at::IntArrayRef pads_begin,
+                       at::IntArrayRef pads_end, c10::string_view mode_name, double value,
+                       std::optional<int64_t> threads)
+{
+    const ndpad_mode mode = op_mode(mode_name);
+    std::vector<int64_t> begin(pads_begin.begin(), pads_begin.end());
+    std::vector<int64_t> end(pads_end.begin(), pads_end.end());
+    op_check(input, begin, end, mode_name, mode, false);
+    return op_compute(input, begin, end, mode, false, value, op_threads(threads),
+                      op_format(input, mode, 0));
 }
 
 // 0: torch's intra-op pool (default); 1: ndpad's own workers; 2: ndpad's OpenMP team.
@@ -635,9 +833,6 @@ std::string built_for()
 TORCH_LIBRARY_FRAGMENT(ndpad, m)
 {
     m.def("set_functions(int[] ndpad_functions) -> ()", &set_functions);
-    m.def("run_into(Tensor x, int[] pads_begin, int[] pads_end, int mode, float value, "
-          "Tensor(a!) out) -> ()",
-          &run_into_op);
     m.def("registered() -> bool", &registered);
     m.def("set_pool(int choice) -> ()", &set_pool);
     m.def("install(int[] ndpad_functions, int threshold) -> ()", &install);
@@ -645,4 +840,12 @@ TORCH_LIBRARY_FRAGMENT(ndpad, m)
     m.def("uninstall() -> ()", &uninstall);
     m.def("installed() -> bool", &installed);
     m.def("calls() -> int[]", &calls);
+}
+
+// The CPU kernels of the operators _torch_ops.py declares (registered when this library is
+// loaded: before any pad runs, see _torch_native.load()).
+TORCH_LIBRARY_IMPL(ndpad, CPU, m)
+{
+    m.impl("pad", TORCH_FN(pad_op));
+    m.impl("crop_pad", TORCH_FN(crop_pad_op));
 }

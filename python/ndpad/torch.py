@@ -128,3 +128,10 @@ def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads
 from ._torch_install import backend, install, installed, uninstall  # noqa: E402
 from ._torch_native import build as build_native  # noqa: E402
 from ._torch_native import status as native_status  # noqa: E402
+
+# The native kernels, if already built (never compiled here: install() does), are loaded
+# now, so that ndpad::pad's C++ CPU kernel is registered before anything pads (torch's
+# dispatcher must not gain kernels while other threads dispatch the operator).
+from ._torch_native import loaded as _native_loaded  # noqa: E402
+
+_native_loaded()
