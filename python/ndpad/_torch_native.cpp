@@ -8,6 +8,7 @@
 //   ndpad::uninstall() -> ()          give torch its kernels back
 //   ndpad::installed() -> bool
 //   ndpad::calls() -> int[]           [calls run by ndpad, calls kept on torch's path]
+//   ndpad::stalls() -> int            stalls of torch's pool that made ndpad back off
 //   ndpad::built_for() -> str         torch.__version__ at compile time (NDPAD_TORCH_VERSION)
 //   ndpad::set_pool(int choice) -> () whose threads run the tiles (benchmarks compare them)
 // and the CPU kernels of ndpad::pad and ndpad::crop_pad (declared in _torch_ops.py).
@@ -43,6 +44,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <list>
 #include <memory>
@@ -84,11 +86,74 @@ std::atomic<int64_t> g_pool{kTorchPool};
 
 // ---- torch's intra-op pool as ndpad's host pool: one pool per torch process -------------
 
+int64_t now_ns()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// A busy machine: at::parallel_for returns when every thread of torch's team has arrived at
+// its join, so a team thread that lost its core keeps the caller waiting a scheduler time
+// slice (milliseconds) whatever the size of the work; torch's own operators pay it too.
+// ndpad takes the rule of its own workers (ndpad.h, THREADS): a caller that had run out of
+// tasks and then waited a stall (1 ms or more, and 8 times one of its own tasks) runs the
+// next executions alone for a back-off period (10 ms, doubled at each stall up to 1 s).
+// The first execution after a period uses the pool again; each one whose team kept up
+// shortens the period by an eighth (not a half, as ndpad's workers do: torch's join waits
+// for every team thread, not only for one that took a task, so on a busy machine about
+// every other call stalls and halving would keep the period short).
+constexpr int64_t kStallNs = 1000000, kBackoffMinNs = 10000000, kBackoffMaxNs = 1000000000;
+std::atomic<int64_t> g_alone_until{0}, g_backoff{0}; // steady_clock ns; ns (0: none)
+std::atomic<int64_t> g_stalls{0};                    // stalls seen (ndpad::stalls())
+
+void note_join(int64_t start, int64_t caller_done, size_t caller_tasks, int64_t end)
+{
+    const int64_t wait = end - caller_done;
+    const int64_t own =
+        (caller_done - start) / static_cast<int64_t>(std::max<size_t>(caller_tasks, 1));
+    int64_t period = g_backoff.load(std::memory_order_relaxed);
+    if (wait >= kStallNs && wait >= 8 * own) {
+        period = std::min(std::max(2 * period, kBackoffMinNs), kBackoffMaxNs);
+        g_alone_until.store(end + period, std::memory_order_relaxed);
+        g_stalls.fetch_add(1, std::memory_order_relaxed);
+    } else if (period > 0) {
+        period -= period / 8;
+        if (period < kBackoffMinNs) period = 0;
+    } else {
+        return;
+    }
+    g_backoff.store(period, std::memory_order_relaxed);
+}
+
+// torch's intra-op pool as ndpad's host pool. The tasks are claimed from a shared counter,
+// not split in fixed halves (at::parallel_for's chunks): the caller starts at once and
+// takes task after task while torch's team thread wakes up, and a late thread finds less
+// (or nothing) left. Any thread may run any task (the host pool contract); the counter
+// lives on the caller's stack until at::parallel_for returns. at::parallel_for is inline
+// (an OpenMP region in PyPI's torch): this file is compiled with -fopenmp for it
+// (_torch_build.py), or it would run every task on the caller.
 void torch_parallel_for(void *, ndpad_task_fn task, void *task_context, size_t n)
 {
-    at::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; i++) task(task_context, static_cast<size_t>(i));
+    const int64_t start = now_ns();
+    if (start < g_alone_until.load(std::memory_order_relaxed)) {
+        for (size_t i = 0; i < n; i++) task(task_context, i); // backing off: alone
+        return;
+    }
+    std::atomic<size_t> next{0};
+    const pthread_t caller = pthread_self();
+    int64_t caller_done = 0;
+    size_t caller_tasks = 0;
+    at::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t, int64_t) {
+        const bool on_caller = pthread_equal(pthread_self(), caller);
+        for (size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
+             i = next.fetch_add(1, std::memory_order_relaxed)) {
+            task(task_context, i);
+            caller_tasks += on_caller;
+        }
+        if (on_caller) caller_done = now_ns();
     });
+    if (caller_done != 0) note_join(start, caller_done, caller_tasks, now_ns());
 }
 
 template <typename F> void set_function(int64_t address, F &fn)
@@ -822,6 +887,12 @@ std::vector<int64_t> calls()
     return {g_routed.load(), g_kept.load()};
 }
 
+// Stalls of torch's pool seen so far, each followed by a back-off (benchmarks report it).
+int64_t stalls()
+{
+    return g_stalls.load();
+}
+
 // The torch version this file was compiled against: the loader refuses another one.
 std::string built_for()
 {
@@ -840,6 +911,7 @@ TORCH_LIBRARY_FRAGMENT(ndpad, m)
     m.def("uninstall() -> ()", &uninstall);
     m.def("installed() -> bool", &installed);
     m.def("calls() -> int[]", &calls);
+    m.def("stalls() -> int", &stalls);
 }
 
 // The CPU kernels of the operators _torch_ops.py declares (registered when this library is
