@@ -19,10 +19,7 @@ checked against torch's first.
      padding_mode reflect / replicate), eager and compiled, with torch's padding and with
      ndpad.torch.pad (an opaque operator in the compiled graph; inductor lowers torch's
      own padding itself, so install() changes nothing there).
-  4. whose threads (issue 31): a small model alternating reflect pads and 3x3 convs
-     (1x32x64x64, four pad+conv layers) at 2 threads, pads routed by install(): tiles on
-     torch's intra-op pool (the default), on ndpad's own workers, on ndpad's OpenMP team,
-     and torch's own pad; medians and means (means include the stalls of a busy machine).
+  (whose threads run the tiles inside a model, issue 31: python/bench/bench_torch_pool.py)
 
 The native kernels are compiled at first use (install()) into the per-torch cache, as a
 user gets them, unless NDPAD_TORCH_NATIVE names a build.
@@ -33,7 +30,6 @@ Without torch >= 2.4 it prints why and exits 0, so a main job can call it uncond
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -196,64 +192,11 @@ def compile_table(torch, nt, F, threads_list, repeat):
             print("  (compiling both took %.0f s)" % compile_s)
 
 
-def pool_table(torch, nt, F, repeat):
-    """Section 4: whose threads run ndpad's tiles, in a model alternating pads and convs."""
-    torch.set_num_threads(2)
-    torch.manual_seed(0)
-    convs = [torch.nn.Conv2d(32, 32, 3) for _ in range(4)]
-    x = torch.randn(1, 32, 64, 64)
-
-    def model():
-        y = x
-        for conv in convs:
-            y = conv(F.pad(y, (1, 1, 1, 1), "reflect")).relu()
-        return y
-
-    ops = torch.ops.ndpad
-    with torch.no_grad():
-        want = model()
-        variants = [("torch's own pad", nothing, nothing)]
-        for choice, name in ((0, "installed, torch's pool"), (1, "installed, ndpad workers"),
-                             (2, "installed, ndpad OpenMP team")):
-            def setup(choice=choice):
-                ops.set_pool(choice)
-                nt.install()
-
-            def teardown():
-                nt.uninstall()
-                ops.set_pool(0)
-            setup()
-            assert torch.equal(model(), want)
-            teardown()
-            variants.append((name, setup, teardown))
-        times = [[] for _ in variants]
-        for _, setup, teardown in variants:  # warm-up
-            setup()
-            model()
-            teardown()
-        n = len(variants)
-        for r in range(repeat):
-            for k in [(r + j) % n for j in range(n)]:
-                _, setup, teardown = variants[k]
-                setup()
-                t0 = time.perf_counter()
-                model()
-                times[k].append(time.perf_counter() - t0)
-                teardown()
-    print("%-40s %10s %10s %10s" % ("4x (reflect pad + conv 3x3), 1x32x64x64, 2 threads",
-                                    "median", "mean", "vs torch"))
-    base = statistics.median(times[0])
-    for (name, _, _), t in zip(variants, times):
-        print("%-40s %10s %10s %10s" % ("  " + name, fmt(statistics.median(t)),
-                                        fmt(statistics.fmean(t)),
-                                        ratio(statistics.median(t), base)))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="timed calls per case")
     parser.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
-    parser.add_argument("--quick", action="store_true", help="sections 1 and 4 only")
+    parser.add_argument("--quick", action="store_true", help="section 1 only")
     args = parser.parse_args()
     try:
         import torch
@@ -269,8 +212,8 @@ def main():
           % (torch.__version__, ndpad.library_path))
     print("install(): %s" % nt.native_status())
     if nt.native_status().startswith("python"):
-        print("bench_torch.py: the native kernels are not available; sections 1-3 time the "
-              "Python kernels, section 4 is skipped")
+        print("bench_torch.py: the native kernels are not available; the tables time the "
+              "Python kernels")
     threads_list = [int(t) for t in args.threads.split(",")]
     misses = []
     for threads in threads_list:
@@ -282,9 +225,6 @@ def main():
         threshold_table(torch, nt, F, args.repeat)
         print()
         compile_table(torch, nt, F, threads_list, args.repeat)
-    if nt.native_status().startswith("native"):
-        print()
-        pool_table(torch, nt, F, args.repeat * 4)
     print("\ntargets: %s" % ("all met" if not misses else "missed on " + ", ".join(misses)))
     return 0
 

@@ -875,6 +875,122 @@ at::Tensor crop_pad_op(const at::Tensor &input, at::IntArrayRef pads_begin,
                       op_format(input, mode, 0));
 }
 
+// ---- autograd of ndpad::pad and ndpad::crop_pad at AutogradCPU -------------------------
+//
+// _torch_ops.py registers their autograd formula with torch.library (the Autograd alias:
+// every device); this is the same formula in C++ at AutogradCPU, so that a CPU pad that
+// wants no gradient runs no Python at all. The gradient is the operator ndpad::pad_backward
+// (declared in Python, its own gradient the pad again: double backward as before). Sizes
+// and pads stay SymInts: AOTAutograd traces this with symbolic shapes.
+
+using PadOpFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::string_view,
+                           std::optional<double>, std::optional<int64_t>);
+using CropPadOpFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::SymIntArrayRef,
+                               c10::string_view, double, std::optional<int64_t>);
+using PadBackwardFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::SymIntArrayRef,
+                                 c10::SymIntArrayRef, c10::string_view, bool);
+
+template <typename Fn> const c10::TypedOperatorHandle<Fn> &operator_handle(const char *name)
+{
+    // One per (name, signature): each call site below asks for one operator only.
+    static const c10::TypedOperatorHandle<Fn> op =
+        c10::Dispatcher::singleton().findSchemaOrThrow(name, "").template typed<Fn>();
+    return op;
+}
+
+// The gradient of both: saved (input sizes, per-dimension pads, mode, crop first).
+torch::autograd::variable_list pad_gradient(torch::autograd::AutogradContext *ctx,
+                                            const torch::autograd::variable_list &grads,
+                                            size_t inputs)
+{
+    const std::vector<c10::SymInt> shape = ctx->saved_data["shape"].toSymIntVector();
+    const std::vector<c10::SymInt> begin = ctx->saved_data["begin"].toSymIntVector();
+    const std::vector<c10::SymInt> end = ctx->saved_data["end"].toSymIntVector();
+    const std::string mode = ctx->saved_data["mode"].toStringRef();
+    const bool crop_first = ctx->saved_data["crop_first"].toBool();
+    torch::autograd::variable_list out(inputs);
+    out[0] = operator_handle<PadBackwardFn>("ndpad::pad_backward")
+                 .call(grads[0], shape, begin, end, mode, crop_first);
+    return out;
+}
+
+void save_pads(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+               std::vector<c10::SymInt> begin, std::vector<c10::SymInt> end, c10::string_view mode,
+               bool crop_first)
+{
+    ctx->saved_data["shape"] = input.sym_sizes();
+    ctx->saved_data["begin"] = c10::SymIntArrayRef(begin);
+    ctx->saved_data["end"] = c10::SymIntArrayRef(end);
+    ctx->saved_data["mode"] = std::string(mode);
+    ctx->saved_data["crop_first"] = crop_first;
+}
+
+struct PadFunction : public torch::autograd::Function<PadFunction> {
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+                              c10::SymIntArrayRef pad, c10::string_view mode,
+                              std::optional<double> value, std::optional<int64_t> threads,
+                              c10::DispatchKeySet below)
+    {
+        // _torch_ops._setup_pad: F.pad's pairs (last dimension first) per dimension
+        const int64_t ndim = input.dim();
+        std::vector<c10::SymInt> begin(ndim, c10::SymInt(0)), end(ndim, c10::SymInt(0));
+        for (size_t i = 0; i < pad.size() / 2 && static_cast<int64_t>(i) < ndim; i++) {
+            begin[ndim - 1 - i] = pad[2 * i];
+            end[ndim - 1 - i] = pad[2 * i + 1];
+        }
+        save_pads(ctx, input, std::move(begin), std::move(end), mode, mode == "circular");
+        return operator_handle<PadOpFn>("ndpad::pad")
+            .redispatch(below, input, pad, mode, value, threads);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        return pad_gradient(ctx, grads, 6);
+    }
+};
+
+struct CropPadFunction : public torch::autograd::Function<CropPadFunction> {
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+                              c10::SymIntArrayRef pads_begin, c10::SymIntArrayRef pads_end,
+                              c10::string_view mode, double value, std::optional<int64_t> threads,
+                              c10::DispatchKeySet below)
+    {
+        save_pads(ctx, input, pads_begin.vec(), pads_end.vec(), mode, false);
+        return operator_handle<CropPadOpFn>("ndpad::crop_pad")
+            .redispatch(below, input, pads_begin, pads_end, mode, value, threads);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        return pad_gradient(ctx, grads, 7);
+    }
+};
+
+// torch.library's autograd kernel does the same: the graph only when a gradient is wanted.
+at::Tensor pad_autograd(c10::DispatchKeySet ks, const at::Tensor &input, c10::SymIntArrayRef pad,
+                        c10::string_view mode, std::optional<double> value,
+                        std::optional<int64_t> threads)
+{
+    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+    if (at::GradMode::is_enabled() && input.requires_grad())
+        return PadFunction::apply(input, pad, mode, value, threads, below);
+    return operator_handle<PadOpFn>("ndpad::pad")
+        .redispatch(below, input, pad, mode, value, threads);
+}
+
+at::Tensor crop_pad_autograd(c10::DispatchKeySet ks, const at::Tensor &input,
+                             c10::SymIntArrayRef pads_begin, c10::SymIntArrayRef pads_end,
+                             c10::string_view mode, double value, std::optional<int64_t> threads)
+{
+    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+    if (at::GradMode::is_enabled() && input.requires_grad())
+        return CropPadFunction::apply(input, pads_begin, pads_end, mode, value, threads, below);
+    return operator_handle<CropPadOpFn>("ndpad::crop_pad")
+        .redispatch(below, input, pads_begin, pads_end, mode, value, threads);
+}
+
 // 0: torch's intra-op pool (default); 1: ndpad's own workers; 2: ndpad's OpenMP team.
 void set_pool(int64_t choice)
 {
@@ -920,4 +1036,11 @@ TORCH_LIBRARY_IMPL(ndpad, CPU, m)
 {
     m.impl("pad", TORCH_FN(pad_op));
     m.impl("crop_pad", TORCH_FN(crop_pad_op));
+}
+
+// Their autograd at AutogradCPU (torch.library's Python formula stays for other devices).
+TORCH_LIBRARY_IMPL(ndpad, AutogradCPU, m)
+{
+    m.impl("pad", TORCH_FN(pad_autograd));
+    m.impl("crop_pad", TORCH_FN(crop_pad_autograd));
 }

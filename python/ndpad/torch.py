@@ -42,6 +42,7 @@ __all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "n
            "build_native", "MODES"]
 
 MODES = _ops.MODES
+_pad_op = torch.ops.ndpad.pad.default  # the overload itself: no lookup per call
 _suggest_memory_format = _ops.suggest_memory_format
 native_ok = _ops.native_ok
 
@@ -86,7 +87,10 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
         raise NotImplementedError("Unrecognised padding mode %s" % (mode,))
     if mode != "constant" and value is not None:
         raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
-    pads_begin, pads_end = per_dim_pads(pad, input.dim())
+    if type(pad) is not tuple and type(pad) is not list or \
+            not all(type(p) is int and -2**63 <= p < 2**63 for p in pad):
+        per_dim_pads(pad, input.dim())  # F.pad's TypeErrors for what is not int64s
+        pad = [int(p) for p in pad]
     if not native_ok(input):
         # Another device, sparse, quantized, or more than 32 dimensions: torch's own F.pad.
         if mode == "symmetric":
@@ -102,7 +106,7 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
             raise TypeError("pad(): argument 'value' (position 4) must be float, not %s"
                             % type(value).__name__)
         value = float(value)
-    return torch.ops.ndpad.pad(input, [int(p) for p in pad], mode, value, threads)
+    return _pad_op(input, pad, mode, value, threads)  # its kernel checks the lengths
 
 
 def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads=None):
