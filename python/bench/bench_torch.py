@@ -15,6 +15,8 @@ checked against torch's first.
      least 1.5x faster wherever torch takes more than 1.3x the copy.
   2. the size threshold: reflect from 100 to 1M output elements at 1 thread, torch against
      the installed native kernel (threshold 0).
+  2b. circular on channels_last (the transposing pad): a copy of the output, torch's
+     transpose of the input (x.contiguous()), F.pad, F.pad installed.
   3. torch.compile: the forward time of a 3x3 conv model (1x16x256x256, two Conv2d 16->16,
      padding_mode reflect / replicate), eager and compiled, with torch's padding and with
      ndpad.torch.pad (an opaque operator in the compiled graph; inductor lowers torch's
@@ -140,6 +142,31 @@ def threshold_table(torch, nt, F, repeat):
           % (crossing if crossing else "(no size measured)", _torch_install.THRESHOLD))
 
 
+def transpose_table(torch, nt, F, threads_list, repeat):
+    """Circular on channels_last: torch 2 lays circular out contiguous, so the pad is also a
+    layout transpose (NHWC in, NCHW out). What that costs, against a copy of the output
+    and torch's own transpose of the input (x.contiguous()), which the installed kernel
+    runs first (ndpad's strided gather is slower still at these strides)."""
+    cl = torch.channels_last
+    print("%-32s %8s %9s %9s %9s %9s %8s %8s" % (
+        "circular, channels_last in", "threads", "copy", "transpose", "F.pad", "installed",
+        "T/copy", "F/inst"))
+    for shape in ((1, 64, 256, 256), (1, 3, 224, 224)):
+        x = torch.randn(shape).contiguous(memory_format=cl)
+        want = F.pad(x, (1, 1, 1, 1), "circular")
+        for threads in threads_list:
+            torch.set_num_threads(threads)
+            t_copy, t_tr, t_torch, t_inst = interleaved_medians([
+                (nothing, lambda: torch.empty_like(want).copy_(want), nothing),
+                (nothing, lambda: x.contiguous(), nothing),
+                (nothing, lambda: F.pad(x, (1, 1, 1, 1), "circular"), nothing),
+                (nt.install, lambda: F.pad(x, (1, 1, 1, 1), "circular"), nt.uninstall)],
+                repeat if shape[1] > 3 else repeat * 10)
+            print("%-32s %8d %9s %9s %9s %9s %8s %8s" % (
+                "  %s" % "x".join(map(str, shape)), threads, fmt(t_copy), fmt(t_tr),
+                fmt(t_torch), fmt(t_inst), ratio(t_tr, t_copy), ratio(t_torch, t_inst)))
+
+
 def compile_table(torch, nt, F, threads_list, repeat):
     """Section 3: a compiled 3x3 conv model, torch's padding against ndpad.torch.pad."""
 
@@ -223,6 +250,8 @@ def main():
     if not args.quick:
         print()
         threshold_table(torch, nt, F, args.repeat)
+        print()
+        transpose_table(torch, nt, F, threads_list, args.repeat)
         print()
         compile_table(torch, nt, F, threads_list, args.repeat)
     print("\ntargets: %s" % ("all met" if not misses else "missed on " + ", ".join(misses)))
