@@ -27,6 +27,7 @@ The native kernels are compiled at first use (install()) into the per-torch cach
 user gets them, unless NDPAD_TORCH_NATIVE names a build.
 
 Usage: python3 python/bench/bench_torch.py [--repeat N] [--threads 1,2] [--quick]
+                                          [--sections 1,2,2b,3]
 libndpad is found as the package finds it (NDPAD_LIBRARY, the package's own, the system).
 Without torch >= 2.4 it prints why and exits 0, so a main job can call it unconditionally."""
 
@@ -115,31 +116,39 @@ def pad_table(torch, nt, F, threads, repeat):
 
 
 def threshold_table(torch, nt, F, repeat):
-    """Section 2: reflect from 100 to 1M output elements at 1 thread."""
+    """Section 2: reflect from 100 to 1M output elements at 1 thread: torch's kernel, the
+    installed native kernel (threshold 0) and ndpad.torch.pad (the operator's own cost:
+    argument checks in Python, then C++ kernels at AutogradCPU and CPU)."""
     torch.set_num_threads(1)
     pad = (1, 1, 1, 1)
-    print("%-24s %10s %10s %10s %8s" % ("reflect, pad 1, 1 thread", "out elems", "torch",
-                                        "installed", "torch/nd"))
-    crossing = None
+    print("%-24s %10s %10s %10s %10s %8s %8s" % (
+        "reflect, pad 1, 1 thread", "out elems", "torch", "installed", "nt.pad", "F/inst",
+        "F/nt"))
+    crossing = {"installed": None, "nt.pad": None}
     for c, hw in ((1, 8), (1, 16), (4, 16), (4, 32), (16, 32), (16, 64), (64, 64),
                   (64, 128)):
         x = torch.randn(1, c, hw, hw)
         n = c * (hw + 2) ** 2
-        t_torch, t_inst = interleaved_medians(
+        t_torch, t_inst, t_nt = interleaved_medians(
             [(nothing, lambda: F.pad(x, pad, "reflect"), nothing),
              (lambda: nt.install(threshold=0), lambda: F.pad(x, pad, "reflect"),
-              nt.uninstall)], repeat * 4)
-        print("%-24s %10d %10s %10s %8s" % ("  1x%dx%dx%d" % (c, hw, hw), n, fmt(t_torch),
-                                            fmt(t_inst), ratio(t_torch, t_inst)))
-        if t_inst <= t_torch:
-            crossing = n if crossing is None else crossing
-        else:
-            crossing = None
+              nt.uninstall),
+             (nothing, lambda: nt.pad(x, pad, "reflect"), nothing)], repeat * 4)
+        print("%-24s %10d %10s %10s %10s %8s %8s" % (
+            "  1x%dx%dx%d" % (c, hw, hw), n, fmt(t_torch), fmt(t_inst), fmt(t_nt),
+            ratio(t_torch, t_inst), ratio(t_torch, t_nt)))
+        for name, t in (("installed", t_inst), ("nt.pad", t_nt)):
+            if t <= t_torch:
+                crossing[name] = n if crossing[name] is None else crossing[name]
+            else:
+                crossing[name] = None
     nt.install()  # back to the default threshold
     nt.uninstall()
     from ndpad import _torch_install
-    print("  ndpad never slower from %s output elements on; THRESHOLD = %d"
-          % (crossing if crossing else "(no size measured)", _torch_install.THRESHOLD))
+    for name in ("installed", "nt.pad"):
+        print("  %s never slower from %s output elements on" % (
+            name, crossing[name] if crossing[name] else "(no size measured)"))
+    print("  install()'s THRESHOLD = %d" % _torch_install.THRESHOLD)
 
 
 def transpose_table(torch, nt, F, threads_list, repeat):
@@ -224,6 +233,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=15, help="timed calls per case")
     parser.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
     parser.add_argument("--quick", action="store_true", help="section 1 only")
+    parser.add_argument("--sections", default="1,2,2b,3",
+                        help="sections to run (default 1,2,2b,3)")
     args = parser.parse_args()
     try:
         import torch
@@ -242,16 +253,20 @@ def main():
         print("bench_torch.py: the native kernels are not available; the tables time the "
               "Python kernels")
     threads_list = [int(t) for t in args.threads.split(",")]
+    sections = ["1"] if args.quick else args.sections.split(",")
     misses = []
-    for threads in threads_list:
-        torch.set_num_threads(threads)
-        print("\n%d thread%s" % (threads, "" if threads == 1 else "s"))
-        misses += pad_table(torch, nt, F, threads, args.repeat)
-    if not args.quick:
+    if "1" in sections:
+        for threads in threads_list:
+            torch.set_num_threads(threads)
+            print("\n%d thread%s" % (threads, "" if threads == 1 else "s"))
+            misses += pad_table(torch, nt, F, threads, args.repeat)
+    if "2" in sections:
         print()
         threshold_table(torch, nt, F, args.repeat)
+    if "2b" in sections:
         print()
         transpose_table(torch, nt, F, threads_list, args.repeat)
+    if "3" in sections:
         print()
         compile_table(torch, nt, F, threads_list, args.repeat)
     print("\ntargets: %s" % ("all met" if not misses else "missed on " + ", ".join(misses)))
