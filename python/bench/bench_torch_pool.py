@@ -11,7 +11,9 @@ in variants timed in interleaved rounds (bench_timing.interleaved_times):
   (c) installed, torch's pool          ndpad's tiles through at::parallel_for (the default)
 
 Per variant: median, mean (the stalls of a busy machine included), p90, and the median
-against (a). Targets: (c) faster than (b), and no slower than (a). A busy machine is
+against (a). A second table times the pads alone (the conv case 1x64x256x256, float32 NCHW
+and NHWC, bfloat16, every torch mode): a copy of the output, torch's F.pad, and F.pad
+installed on each pool, fastest and median call (--pads calls each; 0 skips it). Targets: (c) faster than (b), and no slower than (a). A busy machine is
 reported as it is: the load average before and after, and how many of torch's joins
 made ndpad back off (ndpad::stalls()).
 
@@ -21,6 +23,7 @@ OpenMP team too: it differs from (c) in its schedule (static blocks joined at a 
 against tiles claimed from a counter with a back-off after a stall).
 
 Usage: python3 python/bench/bench_torch_pool.py [--rounds N] [--layers N] [--threads N]
+                                               [--size N] [--pads N]
 Needs torch >= 2.4 and the native kernels (compiled at first use); otherwise it prints why
 and exits 0, so a main job can call it unconditionally."""
 
@@ -52,6 +55,8 @@ def main():
     parser.add_argument("--layers", type=int, default=6, help="pad + conv layers (4-8)")
     parser.add_argument("--threads", type=int, default=2, help="torch.set_num_threads")
     parser.add_argument("--size", type=int, default=128, help="height and width")
+    parser.add_argument("--pads", type=int, default=40,
+                        help="calls per pad of the second table (0: none)")
     args = parser.parse_args()
     try:
         import torch
@@ -126,7 +131,39 @@ def main():
     print("targets: (c) faster than (b): %s (%.2fx); (c) no slower than (a): %s (%.2fx)"
           % ("yes" if med[3] < med[1] else "NO", med[1] / med[3],
              "yes" if med[3] <= 1.05 * med[0] else "NO", med[0] / med[3]))
+    if args.pads:
+        print()
+        pads_table(torch, nt, F, ops, installed, args.pads)
     return 0
+
+
+def pads_table(torch, nt, F, ops, installed, rounds):
+    """The pads alone (the conv case) on each pool, fastest and median of `rounds`
+    interleaved calls: on a busy machine the fastest call is the one no thread was
+    descheduled in, the closest to what an idle machine gives."""
+    cl = torch.channels_last
+    cases = [("1x64x256x256 NCHW float32", torch.randn(1, 64, 256, 256)),
+             ("1x64x256x256 NHWC float32", torch.randn(1, 64, 256, 256).contiguous(
+                 memory_format=cl)),
+             ("1x64x256x256 NCHW bfloat16", torch.randn(1, 64, 256, 256).bfloat16())]
+    names = ["copy", "F.pad", "torch pool", "workers", "team"]
+    print("pads alone, %d threads, fastest / median of %d calls (ms)" % (
+        torch.get_num_threads(), rounds))
+    print("%-28s %-9s" % ("case", "mode") + "".join(" %15s" % n for n in names) +
+          "  F/pool (fastest)")
+    for name, x in cases:
+        for mode in ("constant", "reflect", "replicate", "circular"):
+            want = F.pad(x, (1, 1, 1, 1), mode)
+            variants = [(nothing, lambda: torch.empty_like(want).copy_(want), nothing),
+                        (nothing, lambda: F.pad(x, (1, 1, 1, 1), mode), nothing)]
+            for choice in (TORCH_POOL, NDPAD_WORKERS, NDPAD_TEAM):
+                variants.append((installed(choice)[0], lambda: F.pad(x, (1, 1, 1, 1), mode),
+                                 installed(choice)[1]))
+            times = interleaved_times(variants, rounds)
+            best = [min(t) for t in times]
+            print("%-28s %-9s" % (name, mode) + "".join(
+                " %7.2f/%7.2f" % (min(t) * 1e3, statistics.median(t) * 1e3) for t in times)
+                + "  %.2fx" % (best[1] / best[2]))
 
 
 if __name__ == "__main__":
