@@ -89,6 +89,30 @@ def test_results_and_layouts_are_f_pads():
                     assert fake.shape == want.shape and fake.stride() == want.stride()
 
 
+def test_native_kernels_are_the_operators_cpu_and_autograd_cpu_kernels():
+    """With the native kernels loaded (at import when built), ndpad::pad and ndpad::crop_pad
+    run C++ at CPU and AutogradCPU (no Python per call), torch.library's Python kernels
+    stay registered for the other keys; a pad is counted by the native kernels."""
+    from test_torch import _native_available
+    if not _native_available():
+        if os.environ.get("NDPAD_TEST_NATIVE") == "1":
+            pytest.fail("NDPAD_TEST_NATIVE=1 but no native kernels: %s" % nt.native_status())
+        pytest.skip("no native kernels: %s" % nt.native_status())
+    for op in ("ndpad::pad", "ndpad::crop_pad"):
+        for key in ("CPU", "AutogradCPU", "Autograd", "CompositeExplicitAutograd"):
+            assert torch._C._dispatch_has_kernel_for_dispatch_key(op, key), (op, key)
+        dump = torch._C._dispatch_dump(op)
+        assert any(line.startswith(("CPU:", "AutogradCPU:")) and "_torch_native.cpp" in line
+                   for line in dump.splitlines()), dump
+    x = torch.randn(1, 2, 8, 8)
+    before = torch.ops.ndpad.calls()[0]
+    with torch.no_grad():
+        same(nt.pad(x, (1, 1, 1, 1), "reflect"), F.pad(x, (1, 1, 1, 1), "reflect"))
+    assert torch.ops.ndpad.calls()[0] == before + 1
+    y = nt.pad(x.requires_grad_(), (1, 2, 0, 1), "circular")
+    assert y.grad_fn.name().endswith("::PadFunction>"), y.grad_fn.name()  # the C++ formula
+
+
 def test_circular_on_channels_last_transposes_in_blocks():
     """Circular padding of a channels_last tensor gives a contiguous one (torch's layout):
     the native kernels transpose it in blocks as they pad (pixels of 64 bytes or more),
