@@ -13,8 +13,9 @@ in variants timed in interleaved rounds (bench_timing.interleaved_times):
 Per variant: median, mean (the stalls of a busy machine included), p90, and the median
 against (a). A second table times the pads alone (the conv case 1x64x256x256, float32 NCHW
 and NHWC, bfloat16, every torch mode): a copy of the output, torch's F.pad, and F.pad
-installed on each pool, fastest and median call (--pads calls each; 0 skips it). Targets: (c) faster than (b), and no slower than (a). A busy machine is
-reported as it is: the load average before and after, and how many of torch's joins
+installed on each pool, fastest and median call (--pads calls each; 0 skips it).
+Targets: (c) faster than (b), and no slower than (a). A busy machine is reported as it
+is: the load average before and after, and how many of torch's joins
 made ndpad back off (ndpad::stalls()).
 
 In a process of PyPI's torch there is one libgomp.so.1 (torch's wheel ships one with that

@@ -22,8 +22,9 @@ torch.library.opcheck see them as operators:
 Kernels: CPU runs libndpad: the C++ kernels of libndpad_torch.so (registered at the CPU
 key when it is loaded, on torch's intra-op pool, no Python per call), else the
 CompositeExplicitAutograd kernel below through ctypes; every other device (the same
-CompositeExplicitAutograd kernel) a gather with torch operations. The fake kernel allocates what the CPU kernel returns
-(shape, dtype and memory format), from the same function."""
+CompositeExplicitAutograd kernel) a gather with torch operations. The fake kernel
+allocates what the CPU kernel returns (shape, dtype and memory format), from the same
+function (the native CPU kernel follows compute() step by step)."""
 
 import torch
 
