@@ -204,12 +204,16 @@ if [ -x "$sides" ]; then
 fi
 
 : >"$results/torch.txt"
+: >"$results/torch-pool.txt"
 # ndpad.torch needs torch >= 2.4: the venv's (NDPAD_BENCH_PYTHON; main-job.sh makes it).
 if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 4))' 2>/dev/null; then
     echo
     NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch.py \
         | tee "$results/torch.txt" || say "warning: python/bench/bench_torch.py failed"
+    echo
+    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_pool.py \
+        | tee "$results/torch-pool.txt" || say "warning: python/bench/bench_torch_pool.py failed"
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt, torch-pool.txt)"

@@ -24,10 +24,12 @@ torch.library.opcheck see them as operators:
         pad again (ndpad::crop_pad, or ndpad::pad for circular), so double backward runs
         through the same operators.
 
-Kernels: CPU runs libndpad (the native C++ kernel of libndpad_torch.so when loaded, on
-torch's intra-op pool; else through ctypes); every other device (CompositeExplicitAutograd)
-a gather with torch operations. The fake kernel allocates what the CPU kernel returns
-(shape, dtype and memory format), from the same function."""
+Kernels: CPU runs libndpad: the C++ kernels of libndpad_torch.so (registered at the CPU
+key when it is loaded, on torch's intra-op pool, no Python per call), else the
+CompositeExplicitAutograd kernel below through ctypes; every other device (the same
+CompositeExplicitAutograd kernel) a gather with torch operations. The fake kernel
+allocates what the CPU kernel returns (shape, dtype and memory format), from the same
+function (the native CPU kernel follows compute() step by step)."""
 
 import torch
 
@@ -198,27 +200,6 @@ def _ctypes_kernel(x, pads_begin, pads_end, mode, value, threads, out):
     del keep
 
 
-def _native_kernel(x, pads_begin, pads_end, mode, value, threads, out):
-    """libndpad_torch.so's kernel (torch's intra-op pool) when loaded, else ctypes."""
-    ops = _native_ops()
-    if ops is None or threads is not None or not hasattr(ops, "run_into"):
-        return _ctypes_kernel(x, pads_begin, pads_end, mode, value, threads, out)
-    ops.run_into(x, pads_begin, pads_end, MODES[mode], 0.0 if value is None else value, out)
-
-
-_native = {"ops": None, "checked": False}
-
-
-def _native_ops():
-    if not _native["checked"]:
-        from . import _torch_native
-        ops = _torch_native.loaded()
-        if ops is None:
-            return None  # asked again until install() or pad() loads them
-        _native.update(ops=ops, checked=True)
-    return _native["ops"]
-
-
 def _gather_kernel(x, pads_begin, pads_end, mode, value, threads, out):
     """Any other device: a gather of the index map with torch operations."""
     del threads
@@ -246,7 +227,7 @@ def _gather_kernel(x, pads_begin, pads_end, mode, value, threads, out):
 
 def _kernel_for(x):
     if native_ok(x):
-        return _native_kernel
+        return _ctypes_kernel
     return _gather_kernel
 
 

@@ -42,6 +42,7 @@ __all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "n
            "build_native", "MODES"]
 
 MODES = _ops.MODES
+_pad_op = torch.ops.ndpad.pad.default  # the overload itself: no lookup per call
 _suggest_memory_format = _ops.suggest_memory_format
 native_ok = _ops.native_ok
 
@@ -90,11 +91,15 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
         raise NotImplementedError("Unrecognised padding mode %s" % (mode,))
     if mode != "constant" and value is not None:
         raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
-    pads_begin, pads_end = per_dim_pads(pad, input.dim())
+    if type(pad) is not tuple and type(pad) is not list or \
+            not all(type(p) is int and -2**63 <= p < 2**63 for p in pad):
+        per_dim_pads(pad, input.dim())  # F.pad's TypeErrors for what is not int64s
+        pad = [int(p) for p in pad]
     if mode == "constant" and isinstance(value, torch.Tensor) and value.dim() >= 1 and \
             value.numel() > 1:
         # beyond F.pad: one value per channel (dimension 1), ndpad::pad_channels (any
         # device: a gather with torch operations off the CPU)
+        per_dim_pads(pad, input.dim())  # F.pad's errors for a pad list of the wrong length
         return torch.ops.ndpad.pad_channels(
             input, [int(p) for p in pad], value, None if threads is None else threads_arg(threads))
     if not native_ok(input):
@@ -112,7 +117,7 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
             raise TypeError("pad(): argument 'value' (position 4) must be float, not %s"
                             % type(value).__name__)
         value = float(value)
-    return torch.ops.ndpad.pad(input, [int(p) for p in pad], mode, value, threads)
+    return _pad_op(input, pad, mode, value, threads)  # its kernel checks the lengths
 
 
 def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads=None):
@@ -138,3 +143,10 @@ def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads
 from ._torch_install import backend, install, installed, uninstall  # noqa: E402
 from ._torch_native import build as build_native  # noqa: E402
 from ._torch_native import status as native_status  # noqa: E402
+
+# The native kernels, if already built (never compiled here: install() does), are loaded
+# now, so that ndpad::pad's C++ CPU kernel is registered before anything pads (torch's
+# dispatcher must not gain kernels while other threads dispatch the operator).
+from ._torch_native import loaded as _native_loaded  # noqa: E402
+
+_native_loaded()
