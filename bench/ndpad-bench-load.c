@@ -8,7 +8,11 @@
  * NDPAD_SCHEDULE_FIXED_TEAM), `default` (the caller-driven scheduler), `pool` (ndpad on a
  * small pthreads pool handed over through options.thread_pool), `loop` (a host that runs the
  * tasks in a plain loop on the caller: its 2T must match 1T), `memcpy` (a memcpy of the
- * output bytes, on one thread and on an OpenMP team of two: the naive limit).
+ * output bytes, on one thread and on an OpenMP team of two: the naive limit), and two ways
+ * to keep OpenMP that issue 31 proposed, measured against the default: `omp-claims` (an OpenMP
+ * team as the host pool, tasks claimed one at a time: a late thread finds nothing left, but
+ * the region's join still waits for it) and `omp-dynamic` (the fixed team under libgomp's
+ * dynamic mode, omp_set_dynamic(1): the team shrinks by the load average).
  * Per cell: median, mean and p90 of the calls of each plan, and the 2T/1T mean ratio (the
  * issue-31 target: at most 1.2 under pinned, two and ndpad). Not a timed test: it prints. */
 #define _GNU_SOURCE
@@ -31,69 +35,23 @@
 
 #include "standard-cases.h"
 
-/* ---- a simple pthreads pool (as README's example) ------------------------------------ */
-typedef struct pool {
-    pthread_mutex_t lock, one_job;
-    pthread_cond_t work, finished;
-    ndpad_task_fn task;
-    void *task_context;
-    size_t n, next, done;
-    unsigned long job;
-    int workers;
-    pthread_t thread[8];
-} pool;
+/* ---- the README's pthreads pool, compiled as it is (examples/host-pool.c, whose main() is
+ * renamed away): the benchmark measures the pool users copy ------------------------------ */
+#define main host_pool_example_main
+#include "../examples/host-pool.c"
+#undef main
 
-static void pool_run_tasks(pool *p)
+static pool the_pool;
+
+/* ---- OpenMP as the host pool: an OpenMP team that claims ndpad's tasks dynamically ------ */
+/* What issue 31 proposed first: tiles claimed one at a time, so a late thread finds nothing
+ * left. The region still ends in OpenMP's join barrier, which waits for that thread. */
+static void omp_claims_parallel_for(void *pool_context, ndpad_task_fn task, void *task_context,
+                                    size_t n)
 {
-    while (p->next < p->n) {
-        const size_t i = p->next++;
-        ndpad_task_fn task = p->task;
-        void *context = p->task_context;
-        pthread_mutex_unlock(&p->lock);
-        task(context, i);
-        pthread_mutex_lock(&p->lock);
-        if (++p->done == p->n) pthread_cond_signal(&p->finished);
-    }
-}
-
-static void *pool_worker(void *arg)
-{
-    pool *p = arg;
-    unsigned long seen = 0;
-    pthread_mutex_lock(&p->lock);
-    for (;;) {
-        while (p->job == seen) pthread_cond_wait(&p->work, &p->lock);
-        seen = p->job;
-        pool_run_tasks(p);
-    }
-    return NULL;
-}
-
-static void pool_parallel_for(void *pool_context, ndpad_task_fn task, void *task_context, size_t n)
-{
-    pool *p = pool_context;
-    pthread_mutex_lock(&p->one_job);
-    pthread_mutex_lock(&p->lock);
-    p->task = task, p->task_context = task_context;
-    p->n = n, p->next = 0, p->done = 0;
-    p->job++;
-    pthread_cond_broadcast(&p->work);
-    pool_run_tasks(p);
-    while (p->done < p->n) pthread_cond_wait(&p->finished, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-    pthread_mutex_unlock(&p->one_job);
-}
-
-static pool the_pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                        .one_job = PTHREAD_MUTEX_INITIALIZER,
-                        .work = PTHREAD_COND_INITIALIZER,
-                        .finished = PTHREAD_COND_INITIALIZER};
-
-static void pool_start(int workers)
-{
-    for (; the_pool.workers < workers; the_pool.workers++)
-        if (pthread_create(&the_pool.thread[the_pool.workers], NULL, pool_worker, &the_pool) != 0)
-            exit(1);
+    (void)pool_context;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2)
+    for (size_t i = 0; i < n; i++) task(task_context, i);
 }
 
 /* ---- cases and variants ---------------------------------------------------------------- */
@@ -109,8 +67,9 @@ static const struct {
 };
 enum { CASES = sizeof(cases) / sizeof(cases[0]) };
 
-enum variant { FIXED, DEFAULT, POOL, LOOP, MEMCPY, VARIANTS };
-static const char *const variant_names[VARIANTS] = {"fixed", "default", "pool", "loop", "memcpy"};
+enum variant { FIXED, DEFAULT, POOL, LOOP, MEMCPY, OMP_CLAIMS, OMP_DYNAMIC, VARIANTS };
+static const char *const variant_names[VARIANTS] = {"fixed",  "default",    "pool",       "loop",
+                                                    "memcpy", "omp-claims", "omp-dynamic"};
 
 /* The sequential host: a plain loop on the caller, announcing 2 threads (it must be as fast
  * as a plan of one thread). */
@@ -119,6 +78,13 @@ static void loop_parallel_for(void *pool_context, ndpad_task_fn task, void *task
     (void)pool_context;
     for (size_t i = 0; i < n; i++) task(task_context, i);
 }
+static int variant_named(const char *name)
+{
+    for (int k = 0; k < VARIANTS; k++)
+        if (strcmp(name, variant_names[k]) == 0) return k;
+    return -1;
+}
+
 static const char *const load_names[] = {"idle", "pinned", "two", "ndpad"};
 enum { LOADS = 4 };
 
@@ -151,12 +117,14 @@ static size_t elements(const int64_t *shape, int rank)
 
 static ndpad_plan *make_plan(const ndpad_problem *p, enum variant v, int threads)
 {
-    static const ndpad_thread_pool host = {pool_parallel_for, &the_pool, 2};
+    static const ndpad_thread_pool host = {parallel_for, &the_pool, 2};
     static const ndpad_thread_pool loop = {loop_parallel_for, NULL, 2};
+    static const ndpad_thread_pool omp_claims = {omp_claims_parallel_for, NULL, 2};
     ndpad_options o;
     ndpad_options_init(&o);
     o.threads = threads;
-    if (v == FIXED) o.schedule = NDPAD_SCHEDULE_FIXED_TEAM;
+    if (v == FIXED || v == OMP_DYNAMIC) o.schedule = NDPAD_SCHEDULE_FIXED_TEAM;
+    if (v == OMP_CLAIMS) o.thread_pool = &omp_claims;
     if (v == POOL) o.thread_pool = &host;
     if (v == LOOP) o.thread_pool = &loop;
     ndpad_plan *plan = NULL;
@@ -252,7 +220,8 @@ static int loop_main(const char *variant)
     enum variant v = DEFAULT;
     for (int k = 0; k < VARIANTS; k++)
         if (strcmp(variant, variant_names[k]) == 0) v = (enum variant)k;
-    if (v == POOL) pool_start(1);
+    if (v == POOL && pool_start(&the_pool, 1) != 0) return 1;
+    omp_set_dynamic(v == OMP_DYNAMIC);
     const standard_case *c = find_case("volume", NDPAD_REFLECT);
     const ndpad_problem p = problem_of(c);
     int64_t out_shape[STANDARD_MAX_RANK];
@@ -267,8 +236,10 @@ static int loop_main(const char *variant)
 int main(int argc, char **argv)
 {
     int calls = 401;
-    const char *loads = "idle,pinned,two,ndpad", *variants = "fixed,default,pool,loop,memcpy";
+    const char *loads = "idle,pinned,two,ndpad";
+    const char *variants = "fixed,default,pool,loop,memcpy,omp-claims,omp-dynamic";
     const char *filter = NULL;
+    int versus = -1; /* --versus=V: the first column is V's 2-thread plan, not a 1-thread one */
     for (int k = 1; k < argc; k++) {
         if (strncmp(argv[k], "--loop=", 7) == 0) return loop_main(argv[k] + 7);
         if (strncmp(argv[k], "--calls=", 8) == 0)
@@ -279,21 +250,33 @@ int main(int argc, char **argv)
             variants = argv[k] + 11;
         else if (strncmp(argv[k], "--cases=", 8) == 0)
             filter = argv[k] + 8;
+        else if (strncmp(argv[k], "--versus=", 9) == 0 &&
+                 (versus = variant_named(argv[k] + 9)) >= 0 && versus != MEMCPY)
+            continue;
         else {
             fprintf(stderr, "usage: ndpad-bench-load [--calls=N] [--loads=idle,pinned,two,ndpad] "
-                            "[--variants=fixed,default,pool,loop,memcpy] [--cases=SUBSTRING]\n");
+                            "[--variants=fixed,default,pool,loop,memcpy,omp-claims,omp-dynamic] "
+                            "[--cases=SUBSTRING] [--versus=VARIANT]\n"
+                            "--versus=V: 2-thread plans of V against 2-thread plans of each "
+                            "variant, alternated (V's in the 1T columns)\n");
             return 2;
         }
     }
     if (calls < 2) calls = 2;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    pool_start(1);
+    if (pool_start(&the_pool, 1) != 0) return 1;
     printf("# ndpad-bench-load: %d alternated calls per plan, times in us; %ld CPUs\n", calls,
            cpus);
-    printf("# 2T/1T = 2-thread mean / 1-thread mean (issue 31's target: <= 1.2 under load)\n");
+    if (versus >= 0)
+        printf("# --versus=%s: the 1T columns are %s's 2-thread plan; 2T/1T compares two "
+               "2-thread plans\n",
+               variant_names[versus], variant_names[versus]);
+    else
+        printf("# 2T/1T = 2-thread mean / 1-thread mean (issue 31's target: <= 1.2 under "
+               "load)\n");
     printf("# stl: stalls, calls over 4 x the plan's median and 0.5 ms more (a lost time "
            "slice); med: 2T/1T medians\n");
-    printf("%-7s %-17s %-8s %3s | %9s %9s %9s %4s | %9s %9s %9s %4s | %6s %6s\n", "load", "case",
+    printf("%-7s %-17s %-11s %3s | %9s %9s %9s %4s | %9s %9s %9s %4s | %6s %6s\n", "load", "case",
            "variant", "2T", "1T med", "1T mean", "1T p90", "stl", "2T med", "2T mean", "2T p90",
            "stl", "2T/1T", "med");
     double *t1 = malloc(sizeof(double) * (size_t)calls);
@@ -303,6 +286,10 @@ int main(int argc, char **argv)
         if (strstr(loads, load_names[l]) == NULL) continue;
         for (int v = 0; v < VARIANTS; v++) {
             if (strstr(variants, variant_names[v]) == NULL) continue;
+            if (versus >= 0 && (v == versus || v == MEMCPY)) continue;
+            /* the variants of the two columns; omp-dynamic's is set before each of its calls */
+            const enum variant column[2] = {versus >= 0 ? (enum variant)versus : (enum variant)v,
+                                            (enum variant)v};
             pid_t pids[2] = {0, 0};
             if (l == 1) pids[0] = spawn_spinner((int)cpus - 1);
             if (l == 2) pids[0] = spawn_spinner(0), pids[1] = spawn_spinner(cpus > 1 ? 1 : 0);
@@ -323,8 +310,8 @@ int main(int argc, char **argv)
                 ndpad_plan *plans[2] = {NULL, NULL};
                 int team = 2;
                 if (v != MEMCPY) {
-                    plans[0] = make_plan(&p, (enum variant)v, 1);
-                    plans[1] = make_plan(&p, (enum variant)v, 2);
+                    plans[0] = make_plan(&p, column[0], versus >= 0 ? 2 : 1);
+                    plans[1] = make_plan(&p, column[1], 2);
                     struct ndpad_plan_info info = {.size = sizeof(info)};
                     ndpad_plan_info(plans[1], &info);
                     team = info.threads;
@@ -332,6 +319,7 @@ int main(int argc, char **argv)
                 for (int i = -10; i < calls; i++) { /* 10 warm-up pairs */
                     for (int half = 0; half < 2; half++) {
                         const int which = (i + half) % 2 == 0 ? 0 : 1; /* alternate the order */
+                        omp_set_dynamic(column[which] == OMP_DYNAMIC);
                         const double start = now_us();
                         if (v == MEMCPY)
                             memcpy_team(out, src, out_bytes, which + 1);
@@ -342,7 +330,7 @@ int main(int argc, char **argv)
                     }
                 }
                 const stats s1 = stats_of(t1, calls), s2 = stats_of(t2, calls);
-                printf("%-7s %-17s %-8s %3d | %9.1f %9.1f %9.1f %4d | %9.1f %9.1f %9.1f %4d | "
+                printf("%-7s %-17s %-11s %3d | %9.1f %9.1f %9.1f %4d | %9.1f %9.1f %9.1f %4d | "
                        "%6.2f %6.2f\n",
                        load_names[l], cases[c].label, variant_names[v], team, s1.median, s1.mean,
                        s1.p90, s1.stalls, s2.median, s2.mean, s2.p90, s2.stalls, s2.mean / s1.mean,

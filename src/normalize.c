@@ -155,6 +155,11 @@ static int32_t load_axes(const ndpad_valid_problem *v, const ndpad_plan *plan, n
             .r = src->d > 1 ? src->r : 0,
             .in_stride = stride_bytes(src->in_stride, v->elem_size, src->d),
             .out_stride = stride_bytes(src->out_stride, v->elem_size, src->n),
+            .origin = k,
+            .index_div = plan->consts != NULL && plan->consts->kind == NDPAD_CONSTS_INDEX &&
+                                 plan->consts->axis == k
+                             ? 1
+                             : 0,
         };
         /* an empty output is not cropped: its positions need not fit int64 */
         if (!plan->empty && v->mode == NDPAD_CONSTANT)
@@ -180,6 +185,27 @@ static void forget_input(ndpad_dim *dims, int32_t ndim, int64_t *in_offset, ndpa
     plan->reads_input = false;
 }
 
+/* Constants per side or index on an output that reads nothing: per index every element
+ * is a constant of its index, so nothing else counts (forget_input's axes); per side (no
+ * interior) each axis keeps its padding ranges [0, b) and [b + D, n), clamped to the
+ * output so that no later sum overflows (an uncropped axis may hold pads near 2^63). */
+static void keep_padding_only(ndpad_dim *dims, int32_t ndim, int32_t kind)
+{
+    for (int32_t k = 0; k < ndim; k++) {
+        ndpad_dim *a = &dims[k];
+        a->in_stride = 0; /* never read */
+        if (kind != NDPAD_CONSTS_SIDES) {
+            a->d = 0, a->b = 0, a->r = 0;
+            continue;
+        }
+        const int64_t first = a->b < 0 ? 0 : a->b > a->n ? a->n : a->b;
+        int64_t past; /* b + D with r = 0 (per side takes no interior) */
+        if (__builtin_add_overflow(a->b, a->d, &past)) past = a->b > 0 ? a->n : 0;
+        past = past < first ? first : past > a->n ? a->n : past;
+        a->b = first, a->d = past - first, a->r = 0;
+    }
+}
+
 /* Step 2: a single output element per axis is an offset. Returns the axes kept. */
 static int32_t drop_single_element_axes(ndpad_dim *dims, int32_t ndim, const ndpad_plan *plan,
                                         int32_t mode, int64_t *in_offset)
@@ -189,6 +215,13 @@ static int32_t drop_single_element_axes(ndpad_dim *dims, int32_t ndim, const ndp
         ndpad_dim a = dims[k];
         if (a.n == 1 && !plan->empty) {
             set_copy_range(&a, mode);
+            /* Constants per side or index: an axis whose one element is padding decides
+             * values (the last axis in whose padding an element lies gives it), and the
+             * per-index axis gives the index; both stay. */
+            if (plan->consts != NULL && (a.index_div != 0 || ndpad_dim_source(&a, mode, 0) < 0)) {
+                dims[kept++] = a;
+                continue;
+            }
             const int64_t i = plan->reads_input ? ndpad_dim_source(&a, mode, 0) : -1;
             if (i >= 0) *in_offset += i * a.in_stride;
             continue;
@@ -230,6 +263,11 @@ static int32_t merge_dense_axes(ndpad_dim *dims, int32_t ndim, int32_t mode)
         outer->n *= inner->n;
         outer->in_stride = inner->in_stride;
         outer->out_stride = inner->out_stride;
+        /* the per-index axis's index, (o / index_div) % extent, in the merged axis */
+        if (inner->index_div != 0)
+            outer->index_div = inner->index_div;
+        else if (outer->index_div != 0)
+            outer->index_div *= inner->n;
         memmove(inner, inner + 1, (size_t)(ndim - k - 2) * sizeof(*inner));
         ndim--;
     }
@@ -284,7 +322,14 @@ void ndpad_normalize(const ndpad_valid_problem *v, ndpad_plan *plan)
     set_inplace(v, plan);
 
     int32_t ndim = load_axes(v, plan, dims, &in_offset, &all_pad);
-    if (plan->empty || all_pad || !plan->reads_input) forget_input(dims, ndim, &in_offset, plan);
+    if (plan->consts != NULL && !plan->empty && (all_pad || !plan->reads_input)) {
+        /* Constants per side or index keep every axis's padding ranges, which give the
+         * values: no row reads the input (no visible lattice point on some axis). */
+        plan->reads_input = false;
+        in_offset = 0;
+        keep_padding_only(dims, ndim, plan->consts->kind);
+    } else if (plan->empty || all_pad || !plan->reads_input)
+        forget_input(dims, ndim, &in_offset, plan);
     if (plan->empty) {
         /* No element: one axis of extent 0 stands for all. The others may be huge (their
          * product need not fit int64 once one extent is 0), and nothing may multiply them. */

@@ -35,6 +35,8 @@ _Static_assert(sizeof(ndpad_stream) + NDPAD_STREAM_MAX_PERMUTE_PHASES * (4 + NDP
 /* Planning costs well under a microsecond: above this output size it is lost in the copy. */
 #define CACHE_MAX_OUTPUT_BYTES ((int64_t)1 << 20)
 #define ENV_CHARS              16
+/* The most bytes of constants' values a key holds (more: not cached). */
+#define CONSTS_KEY_BYTES 1024
 
 typedef struct cache_key {
     int32_t rank, mode;
@@ -50,6 +52,10 @@ typedef struct cache_key {
     int64_t pool_threads;
     unsigned char pad[NDPAD_PLAN_CACHE_PAD];
     int64_t values[6 * NDPAD_MAX_RANK]; /* shape, pads, interior, strides: rank each    */
+    /* constants per side or index: compared only for their keys (which are longer than any
+     * other, so never equal to one), the problem's pad value then unread and left out */
+    int32_t consts_kind, consts_axis;
+    unsigned char consts_values[CONSTS_KEY_BYTES];
 } cache_key;
 
 typedef struct cache_slot {
@@ -62,6 +68,7 @@ typedef struct cache_slot {
     bool wisdom_found; /* what the wisdom said for the class when planned     */
     ndpad_tile wisdom_tile;
     _Alignas(16) unsigned char stream[NDPAD_PLAN_CACHE_STREAM];
+    _Alignas(16) unsigned char consts[NDPAD_PLAN_CACHE_CONSTS]; /* plan.consts, if any */
     bool stream_held;    /* plan.stream points to `stream`                          */
     bool stream_rebuild; /* the plan had tables too large to hold: rebuild on a hit */
 } cache_slot;
@@ -162,15 +169,66 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
     return bytes;
 }
 
+/* The key of a plan with constants per side or index, or 0 when it is not cached (a
+ * problem the planner will refuse, an output that may be empty, too many values). */
+static size_t make_key_consts(const ndpad_problem *p, int32_t kind, int32_t axis,
+                              const void *values, cache_key *key)
+{
+    if (p == NULL || values == NULL || p->mode != NDPAD_CONSTANT || p->rank < 1 ||
+        p->rank > NDPAD_MAX_RANK || p->shape == NULL || p->pads_begin == NULL ||
+        p->pads_end == NULL || p->elem_size < 1 || p->elem_size > NDPAD_PLAN_CACHE_PAD)
+        return 0;
+    if (kind == NDPAD_CONSTS_SIDES && p->interior != NULL) return 0; /* the planner decides */
+    if (kind == NDPAD_CONSTS_INDEX && (axis < 0 || axis >= p->rank)) return 0;
+    if (output_may_be_empty(p)) return 0; /* also: every extent below fits int64 */
+    /* The values are read only for a valid problem (an invalid one reads nothing, however
+     * short its values): the planner then reports the error, with its own caller. */
+    ndpad_valid_problem valid;
+    if (ndpad_problem_validate(p, "ndpad_pad", &valid) != NDPAD_OK) return 0;
+    int64_t count = 2 * (int64_t)p->rank;
+    if (kind == NDPAD_CONSTS_INDEX) {
+        const int64_t d = p->shape[axis], r = p->interior != NULL ? p->interior[axis] : 0;
+        count = (d > 1 ? (d - 1) * (r + 1) + 1 : d) + p->pads_begin[axis] + p->pads_end[axis];
+    }
+    if (count > CONSTS_KEY_BYTES / (int64_t)p->elem_size) return 0;
+    const size_t value_bytes = (size_t)count * p->elem_size;
+    ndpad_problem unread = *p; /* the pad value is never read with constants */
+    unread.pad_value = NULL;
+    const size_t base = make_key(&unread, key);
+    if (base == 0) return 0;
+    memset((char *)key + base, 0, offsetof(cache_key, consts_values) - base);
+    key->consts_kind = kind;
+    key->consts_axis = kind == NDPAD_CONSTS_INDEX ? axis : 0;
+    memcpy(key->consts_values, values, value_bytes);
+    return offsetof(cache_key, consts_values) + value_bytes;
+}
+
+static bool cache_get(const cache_key *key, size_t bytes, ndpad_cached_plan *cached);
+static void cache_put(const cache_key *key, size_t bytes, const ndpad_plan *plan);
+
 bool ndpad_plan_cache_get(const ndpad_problem *problem, ndpad_cached_plan *cached)
+{
+    cache_key key;
+    const size_t bytes = make_key(problem, &key);
+    cached->owns_stream = false;
+    return bytes != 0 && cache_get(&key, bytes, cached);
+}
+
+bool ndpad_plan_cache_get_consts(const ndpad_problem *problem, int32_t kind, int32_t axis,
+                                 const void *values, ndpad_cached_plan *cached)
+{
+    cache_key key;
+    const size_t bytes = make_key_consts(problem, kind, axis, values, &key);
+    cached->owns_stream = false;
+    return bytes != 0 && cache_get(&key, bytes, cached);
+}
+
+static bool cache_get(const cache_key *keyp, size_t bytes, ndpad_cached_plan *cached)
 {
     ndpad_plan *const plan = &cached->plan;
     unsigned char *const pad = cached->pad;
     bool rebuild = false;
     cached->owns_stream = false;
-    cache_key key;
-    const size_t bytes = make_key(problem, &key);
-    if (bytes == 0) return false;
     bool hit = false;
     ndpad_wisdom_key wisdom_key;
     bool wisdom_found = false;
@@ -178,13 +236,16 @@ bool ndpad_plan_cache_get(const ndpad_problem *problem, ndpad_cached_plan *cache
     pthread_mutex_lock(&cache_mutex);
     for (int s = 0; s < SLOTS; s++) {
         const cache_slot *slot = &slots[s];
-        if (!slot->used || slot->key_bytes != bytes || memcmp(&slot->key, &key, bytes) != 0)
+        if (!slot->used || slot->key_bytes != bytes || memcmp(&slot->key, keyp, bytes) != 0)
             continue;
         *plan = slot->plan;
         memcpy(pad, slot->pad, NDPAD_PLAN_CACHE_PAD);
         if (slot->stream_held)
             plan->stream =
                 ndpad_stream_copy(slot->plan.stream, cached->stream, sizeof(cached->stream));
+        if (slot->plan.consts != NULL)
+            plan->consts =
+                ndpad_const_map_copy(slot->plan.consts, cached->consts, sizeof(cached->consts));
         rebuild = slot->stream_rebuild;
         wisdom_key = slot->wisdom_key;
         wisdom_found = slot->wisdom_found;
@@ -216,13 +277,25 @@ void ndpad_plan_cache_release(ndpad_cached_plan *cached)
 
 void ndpad_plan_cache_put(const ndpad_problem *problem, const ndpad_plan *plan)
 {
+    cache_key key;
+    const size_t bytes = make_key(problem, &key);
+    if (bytes != 0) cache_put(&key, bytes, plan);
+}
+
+void ndpad_plan_cache_put_consts(const ndpad_problem *problem, int32_t kind, int32_t axis,
+                                 const void *values, const ndpad_plan *plan)
+{
+    cache_key key;
+    const size_t bytes = make_key_consts(problem, kind, axis, values, &key);
+    if (bytes != 0) cache_put(&key, bytes, plan);
+}
+
+static void cache_put(const cache_key *keyp, size_t bytes, const ndpad_plan *plan)
+{
     int64_t out_bytes;
     if (__builtin_mul_overflow(plan->out_elems, (int64_t)plan->problem_elem_size, &out_bytes) ||
         out_bytes > CACHE_MAX_OUTPUT_BYTES || plan->elem_size > NDPAD_PLAN_CACHE_PAD)
         return;
-    cache_key key;
-    const size_t bytes = make_key(problem, &key);
-    if (bytes == 0) return;
     const ndpad_wisdom_key wisdom_key = ndpad_wisdom_key_of(plan);
     ndpad_tile wisdom_tile = {.rows = 0};
     const bool wisdom_found = ndpad_wisdom_lookup(&wisdom_key, &wisdom_tile);
@@ -230,9 +303,17 @@ void ndpad_plan_cache_put(const ndpad_problem *problem, const ndpad_plan *plan)
     cache_slot *slot = &slots[next_victim++ % SLOTS];
     slot->used = true;
     slot->key_bytes = bytes;
-    memcpy(&slot->key, &key, bytes);
+    memcpy(&slot->key, keyp, bytes);
     slot->plan = *plan;
     slot->plan.stream = NULL;
+    if (plan->consts != NULL) {
+        slot->plan.consts = ndpad_const_map_copy(plan->consts, slot->consts, sizeof(slot->consts));
+        if (slot->plan.consts == NULL) { /* too large to hold: not cached */
+            slot->used = false;
+            pthread_mutex_unlock(&cache_mutex);
+            return;
+        }
+    }
     slot->stream_held = slot->stream_rebuild = false;
     if (plan->stream != NULL) {
         slot->plan.stream = ndpad_stream_copy(plan->stream, slot->stream, sizeof(slot->stream));

@@ -4,6 +4,7 @@
 #define NDPAD_PLAN_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "kernels/kernels.h"
 #include "problem.h"
@@ -20,6 +21,10 @@ typedef struct ndpad_dim {
     int64_t copy_end;   /* one past the last                                            */
     int64_t in_stride;  /* bytes                                                        */
     int64_t out_stride; /* bytes                                                        */
+    /* Plans with constants per side or per index (plan->consts) only: */
+    int32_t origin;    /* the problem's axis this one starts with (merged axes: the outer) */
+    int64_t index_div; /* per index: the chosen axis is in this one, its index at output
+                           index o being (o / index_div) % its extent; 0: it is not      */
 } ndpad_dim;
 
 /* How the executor splits the output: tiles of `rows` output rows by `cols` elements of
@@ -39,6 +44,62 @@ typedef struct ndpad_tile {
 /* The in-place prefetch distance a tile with prefetch 0 means, and the largest one. */
 #define NDPAD_PREFETCH_ROWS     8
 #define NDPAD_PREFETCH_ROWS_MAX 64
+
+/* Constants per axis and side, or per output index along one axis (ndpad_plan_create_sides,
+ * ndpad_plan_create_per_index): which value each constant element takes, worked out per row
+ * by the row executor (executor.c) and written by the same fillers as a single constant. */
+typedef enum ndpad_consts_kind {
+    NDPAD_CONSTS_SIDES = 1, /* values [rank][2]: axis k's begin value, then its end value */
+    NDPAD_CONSTS_INDEX = 2  /* values [axis_n]: one per output index along `axis`         */
+} ndpad_consts_kind;
+
+typedef struct ndpad_const_map {
+    int32_t kind;          /* an ndpad_consts_kind                                      */
+    int32_t axis;          /* INDEX: the problem's axis                                  */
+    int64_t axis_n;        /* INDEX: its output extent (entries of `values`)             */
+    int32_t index_dim;     /* INDEX: the normalised axis holding it                      */
+    unsigned char *values; /* value i at i x value_stride, owned                         */
+    /* 16 when elem_size divides 16 (and the values are not too many): each value then
+     * spread over 16 bytes, so that borders of up to 16 bytes are moves without a call;
+     * else elem_size */
+    int64_t value_stride;
+    /* INDEX on the row axis: the row's constants repeat every period_elems elements;
+     * `pattern` holds whole periods, pattern_bytes >= NDPAD_CONSTS_PATTERN_MIN, and 16
+     * bytes more of the pattern (moves of up to 16 bytes from any phase); owned */
+    unsigned char *pattern;
+    int64_t period_elems, pattern_bytes;
+    int64_t values_bytes, pattern_alloc; /* the bytes `values` and `pattern` hold */
+    int64_t heap_bytes;                  /* this structure and what it owns       */
+} ndpad_const_map;
+
+/* A copy of `m` with its values and pattern in the `size` bytes at `buffer` (16-byte
+ * aligned), or NULL when they do not fit (the one-shot plan cache holds small maps). */
+static inline ndpad_const_map *ndpad_const_map_copy(const ndpad_const_map *m, void *buffer,
+                                                    size_t size)
+{
+    const size_t head = (sizeof(*m) + 15) / 16 * 16;
+    const size_t values = ((size_t)m->values_bytes + 15) / 16 * 16;
+    if (m->values == NULL || head + values + (size_t)m->pattern_alloc > size) return NULL;
+    ndpad_const_map *copy = (ndpad_const_map *)buffer;
+    *copy = *m;
+    copy->values = (unsigned char *)buffer + head;
+    memcpy(copy->values, m->values, (size_t)m->values_bytes);
+    if (m->pattern != NULL) {
+        copy->pattern = copy->values + values;
+        memcpy(copy->pattern, m->pattern, (size_t)m->pattern_alloc);
+    }
+    return copy;
+}
+
+/* Output bytes the stream kernel writes before the row executor writes their constants
+ * again (executor.c): the batch is still in L2. */
+#define NDPAD_CONSTS_BATCH_BYTES (192 * 1024)
+
+/* The most values spread over 16 bytes each (value_stride). */
+#define NDPAD_CONSTS_SPREAD_MAX 65536
+
+/* The shortest pattern buffer: fills copy it in chunks this long (vector moves). */
+#define NDPAD_CONSTS_PATTERN_MIN 512
 
 struct ndpad_plan {
     int32_t mode;
@@ -74,6 +135,7 @@ struct ndpad_plan {
     const ndpad_kernels *kernels;
     unsigned char *pad_value;    /* elem_size bytes (CONSTANT), owned                 */
     struct ndpad_stream *stream; /* output-stream path (stream-plan.h) or NULL, owned   */
+    ndpad_const_map *consts;     /* constants per side or per index, or NULL; owned       */
 };
 
 /* Outputs below this many bytes always run on one thread, with no OpenMP region, whatever
@@ -163,6 +225,13 @@ NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,
 /* The heap bytes `plan` holds (what ndpad_plan_destroy() frees): the plan, its pad value
  * and its output-stream tables. */
 NDPAD_INTERNAL int64_t ndpad_plan_heap_bytes(const ndpad_plan *plan);
+
+/* ndpad_plan_create_sides() / ndpad_plan_create_per_index() with `caller` in messages:
+ * `kind` an ndpad_consts_kind, `axis` the INDEX axis, `values` as those take them. */
+NDPAD_INTERNAL ndpad_status ndpad_plan_create_consts_for(const ndpad_problem *problem, int32_t kind,
+                                                         int32_t axis, const void *values,
+                                                         const ndpad_options *options,
+                                                         ndpad_plan **plan, const char *caller);
 
 /* ndpad_execute(), likewise. */
 NDPAD_INTERNAL ndpad_status ndpad_execute_for(const ndpad_plan *plan, const void *in, void *out,

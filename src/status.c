@@ -24,6 +24,7 @@ static const char *const status_names[] = {
     [NDPAD_ERR_ISA_UNAVAILABLE] = "NDPAD_ERR_ISA_UNAVAILABLE: instruction set not available",
     [NDPAD_ERR_OUT_OF_MEMORY] = "NDPAD_ERR_OUT_OF_MEMORY: allocation failed",
     [NDPAD_ERR_IO] = "NDPAD_ERR_IO: a wisdom file or text cannot be used",
+    [NDPAD_ERR_TYPE] = "NDPAD_ERR_TYPE: element type not accepted by the operator at this opset",
 };
 
 static _Thread_local char last_error[512];

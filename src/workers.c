@@ -19,13 +19,14 @@
  * Workers spin a little on their word (back-to-back calls find them awake), then sleep
  * on a futex. They are started on first use, bound to cores as OpenMP workers were
  * (topology.c), and live as long as the process; a forked child never uses them. */
-#define _GNU_SOURCE /* syscall, sched_yield */
+#define _GNU_SOURCE /* syscall, sched_yield, pthread_setname_np */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <time.h>
@@ -159,6 +160,10 @@ static void *worker_main(void *arg)
 {
     const int id = (int)(intptr_t)arg;
     worker *self = &crew.workers[id];
+    /* A name a host can see (top -H, /proc/<pid>/task/<tid>/comm, a test): "ndpad-worker-N" */
+    char name[16];
+    snprintf(name, sizeof name, "ndpad-worker-%u", (unsigned)(id + 1) % 100u);
+    (void)pthread_setname_np(pthread_self(), name);
     ndpad_topology_bind_worker(id + 1);
     atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
     uint32_t seen = atomic_load_explicit(&self->wake, memory_order_acquire);

@@ -167,4 +167,17 @@ static inline void test_check_onnx(const char *what, int32_t rank, const int64_t
     test_out_free(&core);
 }
 
+/* A call that must be refused: `status`, a message that names `caller` and contains `says`,
+ * and nothing written to the `size` sentinel bytes of `out`. */
+static inline void test_expect_refused(const char *what, ndpad_status got, ndpad_status status,
+                                       const char *caller, const char *says,
+                                       const unsigned char *out, size_t size)
+{
+    if (got != status || strstr(ndpad_last_error(), says) == NULL ||
+        strstr(ndpad_last_error(), caller) == NULL)
+        fail_msg("%s: %s (%s), expected %s from %s with \"%s\"", what, ndpad_status_string(got),
+                 ndpad_last_error(), ndpad_status_string(status), caller, says);
+    if (!test_all_bytes_are(out, size, TEST_SENTINEL)) fail_msg("%s: wrote to out", what);
+}
+
 #endif /* NDPAD_TEST_CHECKS_H */

@@ -1,23 +1,25 @@
-"""The timing loop of python/bench/bench_numpy.py and python/bench/bench_torch.py: medians of repeated
-calls, one variant after another (median_seconds) or interleaved round after round
-(interleaved_medians), with time.perf_counter."""
+"""The timing loop of the benchmarks in python/bench/: medians of repeated calls, one
+variant after another (median_seconds) or interleaved round after round
+(interleaved_medians; interleaved_times keeps every call's time, for means and tails),
+with time.perf_counter."""
 
 import statistics
 import time
 
-__all__ = ["median_seconds", "interleaved_medians", "nothing"]
+__all__ = ["median_seconds", "interleaved_medians", "interleaved_times", "nothing"]
 
 
 def nothing():
     """A setup or teardown that does nothing."""
 
 
-def interleaved_medians(variants, repeat):
-    """Median seconds of each (setup, fn, teardown) variant; only fn is timed. One warm-up
-    call each (plans, page faults, thread pools), then the variants are timed in turn in
-    every round, so that a machine whose load changes slows all of them alike. The round's
-    first variant rotates: a call runs after a different neighbour each round, so that no
-    variant always pays for the one before it (caches it evicted, memory it freed)."""
+def interleaved_times(variants, repeat):
+    """Every timed call's seconds, per (setup, fn, teardown) variant; only fn is timed. One
+    warm-up call each (plans, page faults, thread pools), then the variants are timed in
+    turn in every round, so that a machine whose load changes slows all of them alike. The
+    round's first variant rotates: a call runs after a different neighbour each round, so
+    that no variant always pays for the one before it (caches it evicted, memory it
+    freed)."""
     times = [[] for _ in variants]
     for setup, fn, teardown in variants:
         setup()
@@ -32,7 +34,12 @@ def interleaved_medians(variants, repeat):
             fn()
             times[k].append(time.perf_counter() - t0)
             teardown()
-    return [statistics.median(t) for t in times]
+    return times
+
+
+def interleaved_medians(variants, repeat):
+    """Median seconds of each (setup, fn, teardown) variant, timed by interleaved_times."""
+    return [statistics.median(t) for t in interleaved_times(variants, repeat)]
 
 
 def median_seconds(fn, repeat):

@@ -15,25 +15,24 @@ checked against torch's first.
      least 1.5x faster wherever torch takes more than 1.3x the copy.
   2. the size threshold: reflect from 100 to 1M output elements at 1 thread, torch against
      the installed native kernel (threshold 0).
+  2b. circular on channels_last (the transposing pad): a copy of the output, torch's
+     transpose of the input (x.contiguous()), F.pad, F.pad installed.
   3. torch.compile: the forward time of a 3x3 conv model (1x16x256x256, two Conv2d 16->16,
      padding_mode reflect / replicate), eager and compiled, with torch's padding and with
      ndpad.torch.pad (an opaque operator in the compiled graph; inductor lowers torch's
      own padding itself, so install() changes nothing there).
-  4. whose threads (issue 31): a small model alternating reflect pads and 3x3 convs
-     (1x32x64x64, four pad+conv layers) at 2 threads, pads routed by install(): tiles on
-     torch's intra-op pool (the default), on ndpad's own workers, on ndpad's OpenMP team,
-     and torch's own pad; medians and means (means include the stalls of a busy machine).
+  (whose threads run the tiles inside a model, issue 31: python/bench/bench_torch_pool.py)
 
 The native kernels are compiled at first use (install()) into the per-torch cache, as a
 user gets them, unless NDPAD_TORCH_NATIVE names a build.
 
 Usage: python3 python/bench/bench_torch.py [--repeat N] [--threads 1,2] [--quick]
+                                          [--sections 1,2,2b,3]
 libndpad is found as the package finds it (NDPAD_LIBRARY, the package's own, the system).
 Without torch >= 2.4 it prints why and exits 0, so a main job can call it unconditionally."""
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -117,31 +116,64 @@ def pad_table(torch, nt, F, threads, repeat):
 
 
 def threshold_table(torch, nt, F, repeat):
-    """Section 2: reflect from 100 to 1M output elements at 1 thread."""
+    """Section 2: reflect from 100 to 1M output elements at 1 thread: torch's kernel, the
+    installed native kernel (threshold 0) and ndpad.torch.pad (the operator's own cost:
+    argument checks in Python, then C++ kernels at AutogradCPU and CPU)."""
     torch.set_num_threads(1)
     pad = (1, 1, 1, 1)
-    print("%-24s %10s %10s %10s %8s" % ("reflect, pad 1, 1 thread", "out elems", "torch",
-                                        "installed", "torch/nd"))
-    crossing = None
+    print("%-24s %10s %10s %10s %10s %8s %8s" % (
+        "reflect, pad 1, 1 thread", "out elems", "torch", "installed", "nt.pad", "F/inst",
+        "F/nt"))
+    crossing = {"installed": None, "nt.pad": None}
     for c, hw in ((1, 8), (1, 16), (4, 16), (4, 32), (16, 32), (16, 64), (64, 64),
                   (64, 128)):
         x = torch.randn(1, c, hw, hw)
         n = c * (hw + 2) ** 2
-        t_torch, t_inst = interleaved_medians(
+        t_torch, t_inst, t_nt = interleaved_medians(
             [(nothing, lambda: F.pad(x, pad, "reflect"), nothing),
              (lambda: nt.install(threshold=0), lambda: F.pad(x, pad, "reflect"),
-              nt.uninstall)], repeat * 4)
-        print("%-24s %10d %10s %10s %8s" % ("  1x%dx%dx%d" % (c, hw, hw), n, fmt(t_torch),
-                                            fmt(t_inst), ratio(t_torch, t_inst)))
-        if t_inst <= t_torch:
-            crossing = n if crossing is None else crossing
-        else:
-            crossing = None
+              nt.uninstall),
+             (nothing, lambda: nt.pad(x, pad, "reflect"), nothing)], repeat * 4)
+        print("%-24s %10d %10s %10s %10s %8s %8s" % (
+            "  1x%dx%dx%d" % (c, hw, hw), n, fmt(t_torch), fmt(t_inst), fmt(t_nt),
+            ratio(t_torch, t_inst), ratio(t_torch, t_nt)))
+        for name, t in (("installed", t_inst), ("nt.pad", t_nt)):
+            if t <= t_torch:
+                crossing[name] = n if crossing[name] is None else crossing[name]
+            else:
+                crossing[name] = None
     nt.install()  # back to the default threshold
     nt.uninstall()
     from ndpad import _torch_install
-    print("  ndpad never slower from %s output elements on; THRESHOLD = %d"
-          % (crossing if crossing else "(no size measured)", _torch_install.THRESHOLD))
+    for name in ("installed", "nt.pad"):
+        print("  %s never slower from %s output elements on" % (
+            name, crossing[name] if crossing[name] else "(no size measured)"))
+    print("  install()'s THRESHOLD = %d" % _torch_install.THRESHOLD)
+
+
+def transpose_table(torch, nt, F, threads_list, repeat):
+    """Circular on channels_last: torch 2 lays circular out contiguous, so the pad is also a
+    layout transpose (NHWC in, NCHW out). What that costs, against a copy of the output
+    and torch's own transpose of the input (x.contiguous()), which the installed kernel
+    runs first (ndpad's strided gather is slower still at these strides)."""
+    cl = torch.channels_last
+    print("%-32s %8s %9s %9s %9s %9s %8s %8s" % (
+        "circular, channels_last in", "threads", "copy", "transpose", "F.pad", "installed",
+        "T/copy", "F/inst"))
+    for shape in ((1, 64, 256, 256), (1, 3, 224, 224)):
+        x = torch.randn(shape).contiguous(memory_format=cl)
+        want = F.pad(x, (1, 1, 1, 1), "circular")
+        for threads in threads_list:
+            torch.set_num_threads(threads)
+            t_copy, t_tr, t_torch, t_inst = interleaved_medians([
+                (nothing, lambda: torch.empty_like(want).copy_(want), nothing),
+                (nothing, lambda: x.contiguous(), nothing),
+                (nothing, lambda: F.pad(x, (1, 1, 1, 1), "circular"), nothing),
+                (nt.install, lambda: F.pad(x, (1, 1, 1, 1), "circular"), nt.uninstall)],
+                repeat if shape[1] > 3 else repeat * 10)
+            print("%-32s %8d %9s %9s %9s %9s %8s %8s" % (
+                "  %s" % "x".join(map(str, shape)), threads, fmt(t_copy), fmt(t_tr),
+                fmt(t_torch), fmt(t_inst), ratio(t_tr, t_copy), ratio(t_torch, t_inst)))
 
 
 def compile_table(torch, nt, F, threads_list, repeat):
@@ -196,64 +228,13 @@ def compile_table(torch, nt, F, threads_list, repeat):
             print("  (compiling both took %.0f s)" % compile_s)
 
 
-def pool_table(torch, nt, F, repeat):
-    """Section 4: whose threads run ndpad's tiles, in a model alternating pads and convs."""
-    torch.set_num_threads(2)
-    torch.manual_seed(0)
-    convs = [torch.nn.Conv2d(32, 32, 3) for _ in range(4)]
-    x = torch.randn(1, 32, 64, 64)
-
-    def model():
-        y = x
-        for conv in convs:
-            y = conv(F.pad(y, (1, 1, 1, 1), "reflect")).relu()
-        return y
-
-    ops = torch.ops.ndpad
-    with torch.no_grad():
-        want = model()
-        variants = [("torch's own pad", nothing, nothing)]
-        for choice, name in ((0, "installed, torch's pool"), (1, "installed, ndpad workers"),
-                             (2, "installed, ndpad OpenMP team")):
-            def setup(choice=choice):
-                ops.set_pool(choice)
-                nt.install()
-
-            def teardown():
-                nt.uninstall()
-                ops.set_pool(0)
-            setup()
-            assert torch.equal(model(), want)
-            teardown()
-            variants.append((name, setup, teardown))
-        times = [[] for _ in variants]
-        for _, setup, teardown in variants:  # warm-up
-            setup()
-            model()
-            teardown()
-        n = len(variants)
-        for r in range(repeat):
-            for k in [(r + j) % n for j in range(n)]:
-                _, setup, teardown = variants[k]
-                setup()
-                t0 = time.perf_counter()
-                model()
-                times[k].append(time.perf_counter() - t0)
-                teardown()
-    print("%-40s %10s %10s %10s" % ("4x (reflect pad + conv 3x3), 1x32x64x64, 2 threads",
-                                    "median", "mean", "vs torch"))
-    base = statistics.median(times[0])
-    for (name, _, _), t in zip(variants, times):
-        print("%-40s %10s %10s %10s" % ("  " + name, fmt(statistics.median(t)),
-                                        fmt(statistics.fmean(t)),
-                                        ratio(statistics.median(t), base)))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="timed calls per case")
     parser.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
-    parser.add_argument("--quick", action="store_true", help="sections 1 and 4 only")
+    parser.add_argument("--quick", action="store_true", help="section 1 only")
+    parser.add_argument("--sections", default="1,2,2b,3",
+                        help="sections to run (default 1,2,2b,3)")
     args = parser.parse_args()
     try:
         import torch
@@ -269,22 +250,25 @@ def main():
           % (torch.__version__, ndpad.library_path))
     print("install(): %s" % nt.native_status())
     if nt.native_status().startswith("python"):
-        print("bench_torch.py: the native kernels are not available; sections 1-3 time the "
-              "Python kernels, section 4 is skipped")
+        print("bench_torch.py: the native kernels are not available; the tables time the "
+              "Python kernels")
     threads_list = [int(t) for t in args.threads.split(",")]
+    sections = ["1"] if args.quick else args.sections.split(",")
     misses = []
-    for threads in threads_list:
-        torch.set_num_threads(threads)
-        print("\n%d thread%s" % (threads, "" if threads == 1 else "s"))
-        misses += pad_table(torch, nt, F, threads, args.repeat)
-    if not args.quick:
+    if "1" in sections:
+        for threads in threads_list:
+            torch.set_num_threads(threads)
+            print("\n%d thread%s" % (threads, "" if threads == 1 else "s"))
+            misses += pad_table(torch, nt, F, threads, args.repeat)
+    if "2" in sections:
         print()
         threshold_table(torch, nt, F, args.repeat)
+    if "2b" in sections:
+        print()
+        transpose_table(torch, nt, F, threads_list, args.repeat)
+    if "3" in sections:
         print()
         compile_table(torch, nt, F, threads_list, args.repeat)
-    if nt.native_status().startswith("native"):
-        print()
-        pool_table(torch, nt, F, args.repeat * 4)
     print("\ntargets: %s" % ("all met" if not misses else "missed on " + ", ".join(misses)))
     return 0
 

@@ -6,6 +6,8 @@ N-dimensional tensors.
     ndpad.pad(x, 1, "edge", threads=2, out=buf)     # extra keyword-only arguments
     ndpad.crop_pad(x, [-1, 2], [1, -2], "reflect")  # negative pads crop (OpenVINO Pad-12)
     ndpad.center_crop_pad(img, [224, 224], axes=[0, 1])  # ONNX CenterCropPad
+    ndpad.pad_per_index(img, ((1, 1), (1, 1), (0, 0)), mean)  # a pad value per channel
+    ndpad.pad_packed(int4_bytes, (4, 6), 1, "edge", bits=4)  # packed 1/2/4-bit elements
 
 PyTorch: `import ndpad.torch` (torch.nn.functional.pad over libndpad, install()).
 
@@ -17,8 +19,10 @@ ld.so.cache), ctypes.util.find_library, and the lib directories of common instal
 """
 
 from ._lib import NdpadError, NdpadMemoryError, NdpadValueError, library_path
-from ._pad import center_crop_pad, crop_pad, pad
+from ._packed import center_crop_pad_packed, crop_pad_packed, pack, pad_packed, unpack
+from ._pad import center_crop_pad, crop_pad, pad, pad_per_index
 
 __version__ = "0.1.0"
-__all__ = ["pad", "crop_pad", "center_crop_pad", "NdpadError", "NdpadValueError",
+__all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad", "pad_packed", "crop_pad_packed",
+           "center_crop_pad_packed", "pack", "unpack", "NdpadError", "NdpadValueError",
            "NdpadMemoryError", "library_path", "__version__"]

@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 __all__ = ["NATIVE_KWARGS", "PERIODIC", "threads_arg", "as_pairs", "pad_widths", "per_axis",
-           "is_even", "check_out", "deliver", "new_style_dtype"]
+           "int_list", "is_even", "check_out", "deliver", "new_style_dtype"]
 
 # numpy.pad's modes libndpad computes, with the keyword arguments each accepts.
 NATIVE_KWARGS = {
@@ -104,6 +104,26 @@ def per_axis(x, ndim, name):
     if any(not -2**63 <= v < 2**63 for v in values):
         raise OverflowError("%s: %s does not fit in int64" % (name, values))
     return values
+
+
+def int_list(values, name):
+    """A list of int64 values, as the C calls take them (CenterCropPad's shape and axes): a
+    sequence of integers (or one integer), each within int64."""
+    if isinstance(values, (list, tuple)):
+        items = list(values)  # Python ints as they are (numpy would make 2**63 a float)
+        nested = any(np.ndim(v) > 0 for v in items)
+    else:
+        arr = np.asarray(values)
+        items, nested = arr.reshape(-1).tolist(), arr.ndim > 1
+    if nested:
+        raise ValueError("%s must be a sequence of integers (1-D), got %r" % (name, values))
+    try:
+        result = [operator.index(v) for v in items]
+    except TypeError:
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, values)) from None
+    if any(not -2**63 <= v < 2**63 for v in result):
+        raise OverflowError("%s: %s does not fit in int64" % (name, result))
+    return result
 
 
 def is_even(kwargs):

@@ -309,6 +309,62 @@ def run_sides(problem, side_values, in_ptr, out_ptr, threads=0):
         _raise(status)
 
 
+lib.ndpad_pad_per_index.argtypes = [ctypes.POINTER(ndpad_problem), ctypes.c_int32,
+                                     ctypes.c_char_p, ctypes.POINTER(ndpad_options),
+                                     ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_pad_per_index.restype = ctypes.c_int
+
+
+def run_per_index(problem, axis, values, in_ptr, out_ptr, threads=0):
+    """ndpad_pad_per_index(): `problem` (mode constant) with the bytes of one value per
+    output index along `axis`. ctypes releases the GIL for the whole call."""
+    options = None if threads == 0 else ctypes.byref(_options_for(threads))
+    status = lib.ndpad_pad_per_index(ctypes.byref(problem), axis, values, options, in_ptr,
+                                     out_ptr)
+    if status != 0:
+        _raise(status)
+
+
+class ndpad_bits_problem(ctypes.Structure):
+    _fields_ = [
+        ("problem", ndpad_problem),
+        ("elem_bits", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+        ("in_bit_offset", ctypes.c_int64),
+        ("out_bit_offset", ctypes.c_int64),
+    ]
+
+
+lib.ndpad_bits_output_shape.argtypes = [ctypes.POINTER(ndpad_bits_problem), ctypes.c_void_p]
+lib.ndpad_bits_output_shape.restype = ctypes.c_int
+lib.ndpad_bits_pad.argtypes = [ctypes.POINTER(ndpad_bits_problem),
+                               ctypes.POINTER(ndpad_options), ctypes.c_void_p, ctypes.c_void_p]
+lib.ndpad_bits_pad.restype = ctypes.c_int
+
+
+def make_bits_problem(problem, elem_bits, in_bit_offset, out_bit_offset):
+    """An ndpad_bits_problem over `problem` (made by make_problem: keep its buffer alive)."""
+    return ndpad_bits_problem(problem, elem_bits, 0, in_bit_offset, out_bit_offset)
+
+
+def bits_output_shape(problem):
+    """ndpad_bits_output_shape(): validates the whole sub-byte problem; raises NdpadError."""
+    out = (ctypes.c_int64 * max(problem.problem.rank, 1))()
+    status = lib.ndpad_bits_output_shape(ctypes.byref(problem), out)
+    if status != 0:
+        _raise(status)
+    return tuple(out[k] for k in range(problem.problem.rank))
+
+
+def run_bits(problem, in_ptr, out_ptr, threads=0):
+    """ndpad_bits_pad() on raw addresses (plan, execute, destroy in one call; the GIL is
+    released for the whole call)."""
+    options = None if threads == 0 else ctypes.byref(_options_for(threads))
+    status = lib.ndpad_bits_pad(ctypes.byref(problem), options, in_ptr, out_ptr)
+    if status != 0:
+        _raise(status)
+
+
 def clear_plan_cache():
     """Drop every cached plan (they are destroyed once no call is executing them)."""
     with _plans_lock:

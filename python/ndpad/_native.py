@@ -45,7 +45,8 @@ def run(problem_args, array, result, threads):
     """Run one ndpad problem from `array` into `result`.
 
     problem_args: dict with mode, pads_begin, pads_end and optionally interior, pad_value
-    and side_values (bytes of a value per axis and side: ndpad_pad_sides).
+    and side_values (bytes of a value per axis and side: ndpad_pad_sides), or index_values
+    with index_axis (bytes of a value per output index of that axis: ndpad_pad_per_index).
     `result` must have representable strides. Handles overlap of `array` and `result`: exact
     in-place padding goes through (ndpad recognises it), any other overlap copies the input."""
     if result.size == 0:
@@ -75,7 +76,10 @@ def run(problem_args, array, result, threads):
         in_strides=in_strides, out_strides=ostrides,
         pad_value=problem_args.get("pad_value"))
     side_values = problem_args.get("side_values")
-    if side_values is not None:
+    if problem_args.get("index_values") is not None:
+        _lib.run_per_index(problem, problem_args["index_axis"], problem_args["index_values"],
+                           address(array), out_ptr, threads)
+    elif side_values is not None:
         _lib.run_sides(problem, side_values, address(array), out_ptr, threads)
     else:
         _lib.run(problem, address(array), out_ptr, threads)

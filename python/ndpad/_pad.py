@@ -26,14 +26,14 @@ import types
 import numpy as np
 
 from . import _lib, _native
-from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, is_even, new_style_dtype, \
-    per_axis, threads_arg
+from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, int_list, is_even, \
+    new_style_dtype, per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
 from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
-__all__ = ["pad", "crop_pad", "center_crop_pad"]
+__all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad"]
 
 
 def _overrides_pad(array):
@@ -142,6 +142,72 @@ def _pad_native(array, widths, mode, kwargs, threads, out):
     return result
 
 
+_AxisError = getattr(getattr(np, "exceptions", np), "AxisError")
+
+
+def pad_per_index(array, pad_width, values, axis=-1, *, threads=0, out=None):
+    """Constant padding with one value per index along `axis` (per-channel pad values):
+    every pad element takes values[i], i its index along `axis` in the result. Beyond
+    numpy.pad, whose constant_values are per axis and side only.
+
+        img = np.zeros((224, 224, 3), np.float32)                # HWC
+        ndpad.pad_per_index(img, ((1, 1), (1, 1), (0, 0)), [0.485, 0.456, 0.406])
+        x = np.zeros((8, 64, 32, 32), np.float32)                 # NCHW
+        ndpad.pad_per_index(x, ((0, 0), (0, 0), (1, 1), (1, 1)), zero_points, axis=1)
+
+    array, pad_width: as numpy.pad (pad_width's forms and errors).
+    values: a 1-D sequence with one value per index of `axis` in the RESULT (the axis's
+        padded extent: the input's extent when the axis is not padded), each cast to the
+        array's dtype as numpy assigns it (its errors for values that do not convert).
+    axis: the axis of the values (negative counts from the end); numpy's AxisError when out
+        of range.
+    threads, out: as in ndpad.pad. One libndpad call (ndpad_pad_per_index) writes the
+    values inside its row kernels; dtypes with Python objects are padded by numpy indexing.
+    """
+    threads = threads_arg(threads)
+    array = np.asarray(array)
+    ndim = array.ndim
+    if ndim == 0:
+        raise ValueError("pad_per_index: a 0-d array has no axis to take values along")
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _AxisError(axis, ndim)
+    axis %= ndim
+    widths = _pad_widths(pad_width, ndim)
+    new_shape = tuple(d + b + e for d, (b, e) in zip(array.shape, widths))
+    vals = np.asarray(values)
+    if vals.ndim != 1:
+        raise ValueError("pad_per_index: values must be 1-D (one per index of axis %d), got "
+                         "shape %s" % (axis, vals.shape))
+    if vals.shape[0] != new_shape[axis]:
+        raise ValueError("pad_per_index: %d values for axis %d, whose padded extent is %d"
+                         % (vals.shape[0], axis, new_shape[axis]))
+    dtype = array.dtype
+    cast = np.empty(vals.shape[0], dtype=dtype)
+    cast[...] = vals  # numpy's assignment casting and errors
+    if dtype.hasobject or dtype.itemsize == 0 or ndim > _lib.MAX_RANK or \
+            new_style_dtype(dtype):
+        view = [1] * ndim
+        view[axis] = -1
+        result = np.empty(new_shape, dtype=dtype)
+        result[...] = cast.reshape(view)
+        result[tuple(slice(b, b + d) for (b, _), d in zip(widths, array.shape))] = array
+        return deliver(result, out)
+    if out is None:
+        result = np.empty(new_shape, dtype=dtype, order="F" if array.flags.fnc else "C")
+        target = result
+    else:
+        result = check_out(out, new_shape, dtype)
+        target = result if _native.out_strides(result) is not None else \
+            np.empty(new_shape, dtype=dtype)
+    _native.run({"mode": _lib.MODES["constant"], "pads_begin": [b for b, _ in widths],
+                 "pads_end": [e for _, e in widths], "index_axis": axis,
+                 "index_values": cast.tobytes()}, array, target, threads)
+    if target is not result:
+        result[...] = target
+    return result
+
+
 def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=None, *,
              threads=0, out=None):
     """Pad and crop: OpenVINO Pad-12 / nGraph Pad semantics, which numpy.pad lacks.
@@ -207,13 +273,6 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
     return result
 
 
-def _int_list(values, name):
-    try:
-        return [operator.index(v) for v in np.asarray(values).reshape(-1).tolist()]
-    except TypeError:
-        raise TypeError("%s must be a sequence of integers, got %r" % (name, values)) from None
-
-
 def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
     """ONNX CenterCropPad (opset 18): crop or zero-pad each listed axis of `array` to its
     extent in `shape` around the centre.
@@ -232,8 +291,8 @@ def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
     ndim = array.ndim
     if ndim > _lib.MAX_RANK:
         raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
-    target = _int_list(shape, "shape")
-    axis_list = None if axes is None else _int_list(axes, "axes")
+    target = int_list(shape, "shape")
+    axis_list = None if axes is None else int_list(axes, "axes")
     # libndpad checks every argument (and names the axis in its message).
     _lib.check_center_crop_pad(array.shape, max(array.dtype.itemsize, 1), target, axis_list)
     pb, pe = [0] * ndim, [0] * ndim

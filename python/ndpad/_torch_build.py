@@ -47,14 +47,32 @@ def torch_build_info():
     return torch.__version__, includes, os.path.join(root, "lib"), abi
 
 
+def openmp_backend(includes):
+    """Is torch's intra-op pool OpenMP (ATen/Config.h: AT_PARALLEL_OPENMP 1, PyPI's Linux
+    wheels)? at::parallel_for is then an inline `#pragma omp parallel`, compiled into this
+    library: without -fopenmp it runs every task on the calling thread."""
+    for path in includes:
+        try:
+            with open(os.path.join(path, "ATen", "Config.h")) as f:
+                for line in f:
+                    words = line.split()
+                    if words[:2] == ["#define", "AT_PARALLEL_OPENMP"]:
+                        return words[2:3] == ["1"]
+        except OSError:
+            pass
+    return False
+
+
 def command(output, include_dir, info):
     version, includes, libdir, abi = info
     cxx = shlex.split(os.environ.get("CXX") or "c++")
     # torch 2's headers need C++20 from about 2.10 on (std::bit_width, <=>); 1.13's C++17.
     std = "-std=c++17" if version.split(".")[0] in ("0", "1") else "-std=c++20"
-    args = cxx + [std, "-O2", "-fPIC", "-shared", "-Wall", "-Wextra",
-                  "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
-                  '-DNDPAD_TORCH_VERSION="%s"' % version]
+    # -fopenmp links libgomp.so.1: torch's process has loaded one already (the wheel's own,
+    # same soname), so the parallel regions run on torch's threads, one pool per process.
+    openmp = ["-fopenmp"] if openmp_backend(includes) else []
+    args = cxx + [std, "-O2", "-fPIC", "-shared", "-Wall", "-Wextra"] + openmp + [
+        "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi, '-DNDPAD_TORCH_VERSION="%s"' % version]
     for path in includes:
         args += ["-isystem", path]  # torch's headers warn; ours must not
     args += ["-I", include_dir]

@@ -8,7 +8,10 @@
 //   ndpad::uninstall() -> ()          give torch its kernels back
 //   ndpad::installed() -> bool
 //   ndpad::calls() -> int[]           [calls run by ndpad, calls kept on torch's path]
+//   ndpad::stalls() -> int            stalls of torch's pool that made ndpad back off
 //   ndpad::built_for() -> str         torch.__version__ at compile time (NDPAD_TORCH_VERSION)
+//   ndpad::set_pool(int choice) -> () whose threads run the tiles (benchmarks compare them)
+// and the CPU kernels of ndpad::pad and ndpad::crop_pad (declared in _torch_ops.py).
 // No Python C API: the file depends on libtorch's C++ ABI only, not on Python's.
 //
 // Routed, for plain strided CPU tensors whose output has at least `threshold` elements and
@@ -25,6 +28,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_pad_circular_native.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/constant_pad_nd_native.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/reflection_pad1d_cpu_dispatch.h>
@@ -40,6 +44,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <list>
 #include <memory>
@@ -81,11 +86,74 @@ std::atomic<int64_t> g_pool{kTorchPool};
 
 // ---- torch's intra-op pool as ndpad's host pool: one pool per torch process -------------
 
+int64_t now_ns()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// A busy machine: at::parallel_for returns when every thread of torch's team has arrived at
+// its join, so a team thread that lost its core keeps the caller waiting a scheduler time
+// slice (milliseconds) whatever the size of the work; torch's own operators pay it too.
+// ndpad takes the rule of its own workers (ndpad.h, THREADS): a caller that had run out of
+// tasks and then waited a stall (1 ms or more, and 8 times one of its own tasks) runs the
+// next executions alone for a back-off period (10 ms, doubled at each stall up to 1 s).
+// The first execution after a period uses the pool again; each one whose team kept up
+// shortens the period by an eighth (not a half, as ndpad's workers do: torch's join waits
+// for every team thread, not only for one that took a task, so on a busy machine about
+// every other call stalls and halving would keep the period short).
+constexpr int64_t kStallNs = 1000000, kBackoffMinNs = 10000000, kBackoffMaxNs = 1000000000;
+std::atomic<int64_t> g_alone_until{0}, g_backoff{0}; // steady_clock ns; ns (0: none)
+std::atomic<int64_t> g_stalls{0};                    // stalls seen (ndpad::stalls())
+
+void note_join(int64_t start, int64_t caller_done, size_t caller_tasks, int64_t end)
+{
+    const int64_t wait = end - caller_done;
+    const int64_t own =
+        (caller_done - start) / static_cast<int64_t>(std::max<size_t>(caller_tasks, 1));
+    int64_t period = g_backoff.load(std::memory_order_relaxed);
+    if (wait >= kStallNs && wait >= 8 * own) {
+        period = std::min(std::max(2 * period, kBackoffMinNs), kBackoffMaxNs);
+        g_alone_until.store(end + period, std::memory_order_relaxed);
+        g_stalls.fetch_add(1, std::memory_order_relaxed);
+    } else if (period > 0) {
+        period -= period / 8;
+        if (period < kBackoffMinNs) period = 0;
+    } else {
+        return;
+    }
+    g_backoff.store(period, std::memory_order_relaxed);
+}
+
+// torch's intra-op pool as ndpad's host pool. The tasks are claimed from a shared counter,
+// not split in fixed halves (at::parallel_for's chunks): the caller starts at once and
+// takes task after task while torch's team thread wakes up, and a late thread finds less
+// (or nothing) left. Any thread may run any task (the host pool contract); the counter
+// lives on the caller's stack until at::parallel_for returns. at::parallel_for is inline
+// (an OpenMP region in PyPI's torch): this file is compiled with -fopenmp for it
+// (_torch_build.py), or it would run every task on the caller.
 void torch_parallel_for(void *, ndpad_task_fn task, void *task_context, size_t n)
 {
-    at::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; i++) task(task_context, static_cast<size_t>(i));
+    const int64_t start = now_ns();
+    if (start < g_alone_until.load(std::memory_order_relaxed)) {
+        for (size_t i = 0; i < n; i++) task(task_context, i); // backing off: alone
+        return;
+    }
+    std::atomic<size_t> next{0};
+    const pthread_t caller = pthread_self();
+    int64_t caller_done = 0;
+    size_t caller_tasks = 0;
+    at::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t, int64_t) {
+        const bool on_caller = pthread_equal(pthread_self(), caller);
+        for (size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
+             i = next.fetch_add(1, std::memory_order_relaxed)) {
+            task(task_context, i);
+            caller_tasks += on_caller;
+        }
+        if (on_caller) caller_done = now_ns();
     });
+    if (caller_done != 0) note_join(start, caller_done, caller_tasks, now_ns());
 }
 
 template <typename F> void set_function(int64_t address, F &fn)
@@ -221,8 +289,12 @@ void per_dim_pads(at::IntArrayRef pad, int64_t ndim, std::vector<int64_t> &begin
 // libndpad: pad `x` into `out`, allocated by the caller with x's sizes plus the pads
 // (api.md's semantics: negative pads crop, borders come from the whole input). `value`
 // is the fill of CONSTANT. Runs on torch's intra-op pool.
+// `threads` < 0: torch.get_num_threads() threads on the pool g_pool chooses (torch's by
+// default); >= 0: ndpad's own threads, that many (0 = all cores), as ndpad.torch.pad's
+// threads= asks.
 void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector<int64_t> &end,
-              ndpad_mode mode, const at::Scalar *value, const at::Tensor &out)
+              ndpad_mode mode, const at::Scalar *value, const at::Tensor &out,
+              int64_t threads_asked = -1)
 {
     const int64_t ndim = x.dim();
     if (out.numel() == 0) return;
@@ -235,8 +307,10 @@ void run_into(at::Tensor x, const std::vector<int64_t> &begin, const std::vector
         at::Tensor v = at::empty({}, x.options()).fill_(*value);
         std::memcpy(value_words, v.data_ptr(), elem);
     }
-    const int32_t threads = at::get_num_threads();
-    const int64_t pool_choice = g_pool.load(std::memory_order_relaxed);
+    const int32_t threads =
+        threads_asked >= 0 ? static_cast<int32_t>(threads_asked) : at::get_num_threads();
+    const int64_t pool_choice =
+        threads_asked >= 0 ? kNdpadWorkers : g_pool.load(std::memory_order_relaxed);
     Key key;
     key.reserve(7 + 5 * ndim);
     key.insert(key.end(), {threads, mode, elem, ndim, value_words[0], value_words[1], pool_choice});
@@ -345,10 +419,22 @@ bool keeps_format(TorchKernel kernel, int n, int64_t ndim, std::atomic<int8_t> (
     return state > 0;
 }
 
+// The same, by kind and rank: reflection (reflect) or replication (replicate) pad{n}d on an
+// input of `ndim` dimensions (ndpad::pad's output layout asks it).
+bool keeps_channels_last(bool reflect, int64_t n, int64_t ndim)
+{
+    static std::atomic<int8_t> known[2][3][2];
+    constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
+                                            at::cpu::replication_pad3d},
+                                           {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
+                                            at::cpu::reflection_pad3d}};
+    if (n < 1 || n > 3 || (ndim != n + 1 && ndim != n + 2)) return false;
+    return keeps_format(kernels[reflect][n - 1], static_cast<int>(n), ndim, known[reflect][n - 1]);
+}
+
 template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::IntArrayRef padding)
 {
     static std::atomic<int8_t> takes[64];
-    static std::atomic<int8_t> keeps[2];
     constexpr TorchKernel kernels[2][3] = {{at::cpu::replication_pad1d, at::cpu::replication_pad2d,
                                             at::cpu::replication_pad3d},
                                            {at::cpu::reflection_pad1d, at::cpu::reflection_pad2d,
@@ -369,12 +455,113 @@ template <int N, bool Reflect> at::Tensor border_pad(const at::Tensor &x, at::In
         }
         if (ok)
             return run_ndpad(x, begin, end, Reflect ? NDPAD_REFLECT : NDPAD_EDGE, nullptr,
-                             keeps_format(torch_kernel, N, ndim, keeps)
-                                 ? x.suggest_memory_format()
-                                 : at::MemoryFormat::Contiguous);
+                             keeps_channels_last(Reflect, N, ndim) ? x.suggest_memory_format()
+                                                                   : at::MemoryFormat::Contiguous);
     }
     g_kept++;
     return torch_kernel(x, padding);
+}
+
+// ---- the transposing circular pad: channels_last in, contiguous out ---------------------
+//
+// torch lays circular padding out contiguous, so a channels_last input is transposed as it
+// is padded. torch's own transpose (x.contiguous()) and libndpad's strided gather both read
+// one element per pixel at a stride of C elements: with 64 float channels that is a 256-byte
+// stride, 16 L1 sets for every 256-pixel row, and ran at 10-15x the time of a copy. Here the
+// interior is transposed in blocks of one cache line of channels x 64 pixels (they stay in
+// L1), straight into the output, and the borders are copied from it afterwards (per padded
+// dimension, last first, torch's own order), on torch's pool.
+
+// One output row of the interior: pixels [0, w) of the input row at `src` (channels
+// innermost, `channels` of them) to `channels` output rows `dst + c * dst_c`.
+template <size_t E>
+void transpose_row(const char *src, char *dst, int64_t w, int64_t channels, int64_t dst_c)
+{
+    constexpr int64_t kChannels = E >= 64 ? 1 : 64 / E; // one cache line of a pixel
+    constexpr int64_t kPixels = 64;
+    for (int64_t c0 = 0; c0 < channels; c0 += kChannels) {
+        const int64_t c1 = std::min(c0 + kChannels, channels);
+        for (int64_t p0 = 0; p0 < w; p0 += kPixels) {
+            const int64_t p1 = std::min(p0 + kPixels, w);
+            for (int64_t c = c0; c < c1; c++) {
+                char *d = dst + c * dst_c;
+                for (int64_t p = p0; p < p1; p++)
+                    std::memcpy(d + p * E, src + (p * channels + c) * E, E);
+            }
+        }
+    }
+}
+
+using TransposeRow = void (*)(const char *, char *, int64_t, int64_t, int64_t);
+
+TransposeRow transpose_row_for(int64_t elem)
+{
+    switch (elem) {
+    case 1: return transpose_row<1>;
+    case 2: return transpose_row<2>;
+    case 4: return transpose_row<4>;
+    case 8: return transpose_row<8>;
+    case 16: return transpose_row<16>;
+    default: return nullptr;
+    }
+}
+
+// The circular pad of a dense channels_last `x` (4-D or 5-D) into a new contiguous tensor,
+// pads (begin, end) >= 0 on the spatial dimensions only and at most their size (torch's
+// circular; larger ones repeat: libndpad's path). Undefined tensor: not such a pad.
+at::Tensor transposing_wrap(const at::Tensor &x, const std::vector<int64_t> &begin,
+                            const std::vector<int64_t> &end)
+{
+    const int64_t ndim = x.dim();
+    if ((ndim != 4 && ndim != 5) || x.numel() < 4096 || !plain_tensor(x) || x.is_conj() ||
+        x.is_neg())
+        return at::Tensor();
+    const at::MemoryFormat cl =
+        ndim == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
+    // a pixel of a cache line or more (the strides torch's transpose is slow at; with fewer
+    // channels, 3 of an RGB image, it runs near a copy and this one would not beat it)
+    if (!x.is_contiguous(cl) || x.is_contiguous() || x.size(1) * x.element_size() < 64)
+        return at::Tensor();
+    const TransposeRow row = transpose_row_for(x.element_size());
+    if (row == nullptr || begin[0] || end[0] || begin[1] || end[1]) return at::Tensor();
+    for (int64_t k = 2; k < ndim; k++)
+        if (begin[k] < 0 || end[k] < 0 || begin[k] > x.size(k) || end[k] > x.size(k))
+            return at::Tensor();
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options());
+    const int64_t e = x.element_size(), n = x.size(0), channels = x.size(1);
+    const int64_t w = x.size(ndim - 1);
+    // rows: (batch, the spatial indices but the last), each w pixels of all channels
+    int64_t rows_per_n = 1;
+    for (int64_t k = 2; k < ndim - 1; k++) rows_per_n *= x.size(k);
+    const char *in = static_cast<const char *>(x.data_ptr());
+    char *o = static_cast<char *>(out.data_ptr());
+    const at::IntArrayRef os = out.strides();
+    auto run_rows = [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; r++) {
+            const int64_t b = r / rows_per_n;
+            int64_t rest = r % rows_per_n, dst = b * os[0];
+            for (int64_t k = ndim - 2; k >= 2; k--) { // the spatial indices but the last
+                dst += (rest % x.size(k) + begin[k]) * os[k];
+                rest /= x.size(k);
+            }
+            dst += begin[ndim - 1];
+            row(in + r * w * channels * e, o + dst * e, w, channels, os[1] * e);
+        }
+    };
+    // rows of w * channels elements: 16 KB or more of them per task
+    const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, w * channels * e));
+    at::parallel_for(0, n * rows_per_n, grain, run_rows);
+    // the borders, from the interior, one padded dimension after the other (last first, so
+    // each later copy carries the borders of the dimensions after it)
+    for (int64_t k = ndim - 1; k >= 2; k--) {
+        const int64_t d = x.size(k);
+        if (begin[k] > 0) out.narrow(k, 0, begin[k]).copy_(out.narrow(k, d, begin[k]));
+        if (end[k] > 0) out.narrow(k, begin[k] + d, end[k]).copy_(out.narrow(k, begin[k], end[k]));
+    }
+    g_routed++;
+    return out;
 }
 
 // ---- _pad_circular -------------------------------------------------------------------
@@ -391,6 +578,13 @@ bool circular_routable(const at::Tensor &x, at::IntArrayRef pad, CircularPads &c
         ndim - static_cast<int64_t>(pad.size() / 2) < 1 ||
         ndim - static_cast<int64_t>(pad.size() / 2) > 2 ||
         padded_numel(x, pad) < g_threshold.load() || !plain_tensor(x))
+        return false;
+    // channels_last in, contiguous out, with pixels smaller than a cache line (an RGB
+    // image): above 4096 elements a transpose first either way (circular_forward), which
+    // torch's kernel does as fast as ndpad's (1x224x224x3: 0.84-0.98x routed), so torch
+    // keeps it
+    if ((ndim == 4 || ndim == 5) && x.size(1) * x.element_size() < 64 && x.numel() >= 4096 &&
+        !x.is_contiguous() && x.suggest_memory_format() != at::MemoryFormat::Contiguous)
         return false;
     // torch 2 pads the last pad.size() / 2 dimensions after a batch and a channel
     // dimension, or after a channel dimension only (unbatched input)
@@ -418,9 +612,11 @@ at::Tensor circular_forward(const at::Tensor &x, const CircularPads &c)
     at::Tensor cropped = x;
     for (int64_t k = 0; k < x.dim(); k++)
         if (c.kept[k] != x.size(k)) cropped = cropped.narrow(k, c.lo[k], c.kept[k]);
-    // channels_last in, contiguous out (torch's layout for circular) is a strided gather for
-    // libndpad; torch's blocked transpose first, then a pad that keeps the layout, is faster
-    // (torch's own circular padding transposes first too).
+    // channels_last in, contiguous out (torch's layout for circular): transposed in blocks
+    // as it is padded, or (crops, pads larger than the size) torch's transpose first, then a
+    // pad that keeps the layout (libndpad's strided gather is slower than both).
+    at::Tensor transposed = transposing_wrap(cropped, c.before, c.after);
+    if (transposed.defined()) return transposed;
     if (cropped.suggest_memory_format() != at::MemoryFormat::Contiguous &&
         !cropped.is_contiguous() && cropped.numel() >= 4096)
         cropped = cropped.contiguous();
@@ -595,21 +791,320 @@ bool registered()
     return g_cpu != nullptr;
 }
 
-// The CPU kernel of ndpad::pad and ndpad::crop_pad (their Python implementation allocates
-// `out` and calls this): libndpad on torch's intra-op pool, plans cached.
-void run_into_op(const at::Tensor &x, std::vector<int64_t> begin, std::vector<int64_t> end,
-                 int64_t mode, double value, const at::Tensor &out)
+// ---- ndpad::pad and ndpad::crop_pad at the CPU key -------------------------------------
+//
+// The operators are declared in Python (_torch_ops.py: schema, fake kernel, autograd, and
+// a CompositeExplicitAutograd kernel for every other device, which is also the CPU kernel
+// when this library is not loaded). This is their CPU kernel: no Python runs below the
+// autograd layer. It follows _torch_ops.compute() step by step (the fake kernel's twin):
+// the same checks and messages, the same output layout.
+
+ndpad_mode op_mode(c10::string_view name)
 {
-    TORCH_CHECK(g_ndpad.execute != nullptr, "ndpad::run_into: set_functions() first");
-    TORCH_CHECK(plain_tensor(x) && plain_tensor(out) && mode >= 0 && mode <= NDPAD_WRAP &&
-                    static_cast<int64_t>(begin.size()) == x.dim() &&
-                    static_cast<int64_t>(end.size()) == x.dim(),
-                "ndpad::run_into: not a CPU pad");
-    for (int64_t k = 0; k < x.dim(); k++)
-        TORCH_CHECK(out.size(k) == x.size(k) + begin[k] + end[k] && out.dtype() == x.dtype(),
-                    "ndpad::run_into: out does not fit, dimension ", k);
-    const at::Scalar fill(value);
-    run_into(x, begin, end, static_cast<ndpad_mode>(mode), &fill, out);
+    static const std::pair<c10::string_view, ndpad_mode> names[] = {{"constant", NDPAD_CONSTANT},
+                                                                    {"reflect", NDPAD_REFLECT},
+                                                                    {"replicate", NDPAD_EDGE},
+                                                                    {"circular", NDPAD_WRAP},
+                                                                    {"symmetric", NDPAD_SYMMETRIC}};
+    for (const auto &entry : names)
+        if (name == entry.first) return entry.second;
+    TORCH_CHECK_NOT_IMPLEMENTED(false, "Unrecognised padding mode ", name);
+    return NDPAD_CONSTANT;
+}
+
+// _torch_ops.check(): negative sizes, nothing left to wrap, borders of an empty dimension.
+void op_check(const at::Tensor &x, const std::vector<int64_t> &begin,
+              const std::vector<int64_t> &end, c10::string_view mode_name, ndpad_mode mode,
+              bool crop_first)
+{
+    const int64_t ndim = x.dim();
+    TORCH_CHECK(static_cast<int64_t>(begin.size()) == ndim &&
+                    static_cast<int64_t>(end.size()) == ndim,
+                "ndpad.torch: ", begin.size(), " pads_begin and ", end.size(), " pads_end for ",
+                ndim, " dimensions");
+    for (int64_t k = 0; k < ndim; k++) {
+        const int64_t d = x.size(k), b = begin[k], e = end[k];
+        const int64_t kept = d + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
+        TORCH_CHECK(d + b + e >= 0 && (!crop_first || kept >= 0), "ndpad.torch.pad: pad (", b, ", ",
+                    e, ") on dimension ", k, " of size ", d, " gives a negative size");
+        TORCH_CHECK(!crop_first || kept != 0 || d + b + e <= 0, "ndpad.torch.pad: circular pad (",
+                    b, ", ", e, ") on dimension ", k, " of size ", d,
+                    " crops all of it and has nothing to wrap");
+        TORCH_CHECK(d != 0 || mode == NDPAD_CONSTANT || d + b + e <= 0, "ndpad.torch.pad: mode ",
+                    mode_name, " on dimension ", k,
+                    " of size 0 has nothing to copy its borders from");
+    }
+}
+
+// _torch_ops.output_format(): constant keeps suggest_memory_format, reflect, replicate
+// and symmetric too where torch's reflection/replication_pad{pairs}d does (pairs 0: the
+// crop form), the rest is contiguous.
+at::MemoryFormat op_format(const at::Tensor &x, ndpad_mode mode, int64_t pairs)
+{
+    const int64_t ndim = x.dim();
+    if (ndim != 4 && ndim != 5) return at::MemoryFormat::Contiguous;
+    if (mode == NDPAD_CONSTANT) return x.suggest_memory_format();
+    if ((mode == NDPAD_REFLECT || mode == NDPAD_SYMMETRIC || mode == NDPAD_EDGE) && pairs > 0 &&
+        keeps_channels_last(mode != NDPAD_EDGE, pairs, ndim))
+        return x.suggest_memory_format();
+    return at::MemoryFormat::Contiguous;
+}
+
+// _torch_grad.source(): the source index of positions k of an axis of extent d, -1 where
+// the output takes the pad value.
+at::Tensor source_index(ndpad_mode mode, int64_t d, const at::Tensor &k)
+{
+    switch (mode) {
+    case NDPAD_CONSTANT: return k.where(k.ge(0).logical_and(k.lt(d)), k.new_full(k.sizes(), -1));
+    case NDPAD_EDGE: return k.clamp(0, d - 1);
+    case NDPAD_REFLECT: {
+        if (d == 1) return k.new_zeros(k.sizes());
+        const int64_t period = 2 * (d - 1);
+        const at::Tensor m = k.remainder(period);
+        return m.where(m.lt(d), m.neg().add(period));
+    }
+    case NDPAD_SYMMETRIC: {
+        const at::Tensor m = k.remainder(2 * d);
+        return m.where(m.lt(d), m.neg().add(2 * d - 1));
+    }
+    default: return k.remainder(d);
+    }
+}
+
+// What libndpad cannot read (more than NDPAD_MAX_RANK dimensions, complex32): a gather of
+// the index map with torch operations (_torch_ops._gather_kernel's twin).
+void gather_into(const at::Tensor &x, const std::vector<int64_t> &begin,
+                 const std::vector<int64_t> &end, ndpad_mode mode, double value,
+                 const at::Tensor &out)
+{
+    at::Tensor y = x, mask;
+    for (int64_t k = 0; k < x.dim(); k++) {
+        const int64_t d = x.size(k), b = begin[k], e = end[k];
+        if (b == 0 && e == 0) continue;
+        at::Tensor src = source_index(mode, d, at::arange(d + b + e, at::kLong).sub(b));
+        if (mode == NDPAD_CONSTANT) {
+            std::vector<int64_t> shape(x.dim(), 1);
+            shape[k] = -1;
+            const at::Tensor valid = src.ge(0).view(shape);
+            mask = mask.defined() ? mask.logical_and(valid) : valid;
+            src = src.clamp_min(0);
+        }
+        if (d > 0) {
+            y = y.index_select(k, src);
+        } else {
+            std::vector<int64_t> size = y.sizes().vec();
+            size[k] = d + b + e;
+            y = y.new_empty(size);
+        }
+    }
+    if (mask.defined()) y = y.where(mask, at::zeros({}, x.options()).fill_(value));
+    out.copy_(y);
+}
+
+// _torch_ops.compute(): only crops of a constant pad are a clone of the narrowed input;
+// circular crops first; the rest is libndpad into a new tensor of `format`.
+at::Tensor op_compute(at::Tensor x, std::vector<int64_t> begin, std::vector<int64_t> end,
+                      ndpad_mode mode, bool crop_first, double value, int64_t threads,
+                      at::MemoryFormat format)
+{
+    const int64_t ndim = x.dim();
+    bool crops_only = mode == NDPAD_CONSTANT;
+    for (int64_t k = 0; k < ndim && crops_only; k++) crops_only = begin[k] <= 0 && end[k] <= 0;
+    if (crops_only) {
+        for (int64_t k = 0; k < ndim; k++)
+            if (begin[k] != 0 || end[k] != 0)
+                x = x.narrow(k, -begin[k], x.size(k) + begin[k] + end[k]);
+        return x.clone();
+    }
+    if (crop_first) {
+        for (int64_t k = 0; k < ndim; k++) {
+            if (begin[k] < 0 || end[k] < 0)
+                x = x.narrow(k, std::max<int64_t>(-begin[k], 0),
+                             x.size(k) + std::min<int64_t>(begin[k], 0) +
+                                 std::min<int64_t>(end[k], 0));
+            begin[k] = std::max<int64_t>(begin[k], 0);
+            end[k] = std::max<int64_t>(end[k], 0);
+        }
+    }
+    if (mode == NDPAD_WRAP && format == at::MemoryFormat::Contiguous && threads < 0) {
+        at::Tensor transposed = transposing_wrap(x, begin, end); // on torch's pool
+        if (transposed.defined()) return transposed;
+    }
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options().memory_format(format));
+    if (out.numel() == 0) return out;
+    // A pad that transposes (channels_last in, contiguous out) is a strided gather for
+    // libndpad: circular transposes in blocks as it pads (transposing_wrap), the rest runs
+    // torch's transpose first, then a pad that keeps the layout.
+    if ((ndim == 4 || ndim == 5) && format != x.suggest_memory_format() &&
+        !x.is_contiguous(format) && x.numel() >= 4096)
+        x = x.contiguous(format);
+    if (plain_tensor(x)) {
+        const at::Scalar fill(value);
+        run_into(x, begin, end, mode, &fill, out, threads);
+    } else {
+        gather_into(x, begin, end, mode, value, out);
+    }
+    return out;
+}
+
+int64_t op_threads(std::optional<int64_t> threads)
+{
+    if (!threads.has_value()) return -1; // torch's pool, torch.get_num_threads() threads
+    TORCH_CHECK(*threads >= 0 && *threads <= INT32_MAX,
+                "threads must be in [0, 2**31 - 1] (0 = all cores), got ", *threads);
+    return *threads;
+}
+
+// ndpad::pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None,
+//            int? threads=None) -> Tensor
+at::Tensor pad_op(const at::Tensor &input, at::IntArrayRef pad, c10::string_view mode_name,
+                  std::optional<double> value, std::optional<int64_t> threads)
+{
+    const ndpad_mode mode = op_mode(mode_name);
+    const int64_t ndim = input.dim();
+    TORCH_CHECK(pad.size() % 2 == 0, "Padding length must be divisible by 2");
+    TORCH_CHECK(static_cast<int64_t>(pad.size() / 2) <= ndim,
+                "Padding length too large: ", pad.size(), " pads for ", ndim, " dimensions");
+    std::vector<int64_t> begin, end;
+    per_dim_pads(pad, ndim, begin, end);
+    const bool crop_first = mode == NDPAD_WRAP; // torch's circular crops first
+    op_check(input, begin, end, mode_name, mode, crop_first);
+    TORCH_CHECK(mode == NDPAD_CONSTANT || !value.has_value(), "Padding mode \"", mode_name,
+                "\" doesn't take in value argument");
+    return op_compute(input, begin, end, mode, crop_first, value.value_or(0.0), op_threads(threads),
+                      op_format(input, mode, static_cast<int64_t>(pad.size() / 2)));
+}
+
+// ndpad::crop_pad(Tensor input, SymInt[] pads_begin, SymInt[] pads_end,
+//                 str mode="constant", float value=0., int? threads=None) -> Tensor
+at::Tensor crop_pad_op(const at::Tensor &input, at::IntArrayRef pads_begin,
+                       at::IntArrayRef pads_end, c10::string_view mode_name, double value,
+                       std::optional<int64_t> threads)
+{
+    const ndpad_mode mode = op_mode(mode_name);
+    std::vector<int64_t> begin(pads_begin.begin(), pads_begin.end());
+    std::vector<int64_t> end(pads_end.begin(), pads_end.end());
+    op_check(input, begin, end, mode_name, mode, false);
+    return op_compute(input, begin, end, mode, false, value, op_threads(threads),
+                      op_format(input, mode, 0));
+}
+
+// ---- autograd of ndpad::pad and ndpad::crop_pad at AutogradCPU -------------------------
+//
+// _torch_ops.py registers their autograd formula with torch.library (the Autograd alias:
+// every device); this is the same formula in C++ at AutogradCPU, so that a CPU pad that
+// wants no gradient runs no Python at all. The gradient is the operator ndpad::pad_backward
+// (declared in Python, its own gradient the pad again: double backward as before). Sizes
+// and pads stay SymInts: AOTAutograd traces this with symbolic shapes.
+
+using PadOpFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::string_view,
+                           std::optional<double>, std::optional<int64_t>);
+using CropPadOpFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::SymIntArrayRef,
+                               c10::string_view, double, std::optional<int64_t>);
+using PadBackwardFn = at::Tensor(const at::Tensor &, c10::SymIntArrayRef, c10::SymIntArrayRef,
+                                 c10::SymIntArrayRef, c10::string_view, bool);
+
+template <typename Fn> const c10::TypedOperatorHandle<Fn> &operator_handle(const char *name)
+{
+    // One per (name, signature): each call site below asks for one operator only.
+    static const c10::TypedOperatorHandle<Fn> op =
+        c10::Dispatcher::singleton().findSchemaOrThrow(name, "").template typed<Fn>();
+    return op;
+}
+
+// The gradient of both: saved (input sizes, per-dimension pads, mode, crop first).
+torch::autograd::variable_list pad_gradient(torch::autograd::AutogradContext *ctx,
+                                            const torch::autograd::variable_list &grads,
+                                            size_t inputs)
+{
+    const std::vector<c10::SymInt> shape = ctx->saved_data["shape"].toSymIntVector();
+    const std::vector<c10::SymInt> begin = ctx->saved_data["begin"].toSymIntVector();
+    const std::vector<c10::SymInt> end = ctx->saved_data["end"].toSymIntVector();
+    const std::string mode = ctx->saved_data["mode"].toStringRef();
+    const bool crop_first = ctx->saved_data["crop_first"].toBool();
+    torch::autograd::variable_list out(inputs);
+    out[0] = operator_handle<PadBackwardFn>("ndpad::pad_backward")
+                 .call(grads[0], shape, begin, end, mode, crop_first);
+    return out;
+}
+
+void save_pads(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+               std::vector<c10::SymInt> begin, std::vector<c10::SymInt> end, c10::string_view mode,
+               bool crop_first)
+{
+    ctx->saved_data["shape"] = input.sym_sizes();
+    ctx->saved_data["begin"] = c10::SymIntArrayRef(begin);
+    ctx->saved_data["end"] = c10::SymIntArrayRef(end);
+    ctx->saved_data["mode"] = std::string(mode);
+    ctx->saved_data["crop_first"] = crop_first;
+}
+
+struct PadFunction : public torch::autograd::Function<PadFunction> {
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+                              c10::SymIntArrayRef pad, c10::string_view mode,
+                              std::optional<double> value, std::optional<int64_t> threads,
+                              c10::DispatchKeySet below)
+    {
+        // _torch_ops._setup_pad: F.pad's pairs (last dimension first) per dimension
+        const int64_t ndim = input.dim();
+        std::vector<c10::SymInt> begin(ndim, c10::SymInt(0)), end(ndim, c10::SymInt(0));
+        for (size_t i = 0; i < pad.size() / 2 && static_cast<int64_t>(i) < ndim; i++) {
+            begin[ndim - 1 - i] = pad[2 * i];
+            end[ndim - 1 - i] = pad[2 * i + 1];
+        }
+        save_pads(ctx, input, std::move(begin), std::move(end), mode, mode == "circular");
+        return operator_handle<PadOpFn>("ndpad::pad")
+            .redispatch(below, input, pad, mode, value, threads);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        return pad_gradient(ctx, grads, 6);
+    }
+};
+
+struct CropPadFunction : public torch::autograd::Function<CropPadFunction> {
+    static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &input,
+                              c10::SymIntArrayRef pads_begin, c10::SymIntArrayRef pads_end,
+                              c10::string_view mode, double value, std::optional<int64_t> threads,
+                              c10::DispatchKeySet below)
+    {
+        save_pads(ctx, input, pads_begin.vec(), pads_end.vec(), mode, false);
+        return operator_handle<CropPadOpFn>("ndpad::crop_pad")
+            .redispatch(below, input, pads_begin, pads_end, mode, value, threads);
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext *ctx,
+                                                   torch::autograd::variable_list grads)
+    {
+        return pad_gradient(ctx, grads, 7);
+    }
+};
+
+// torch.library's autograd kernel does the same: the graph only when a gradient is wanted.
+at::Tensor pad_autograd(c10::DispatchKeySet ks, const at::Tensor &input, c10::SymIntArrayRef pad,
+                        c10::string_view mode, std::optional<double> value,
+                        std::optional<int64_t> threads)
+{
+    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+    if (at::GradMode::is_enabled() && input.requires_grad())
+        return PadFunction::apply(input, pad, mode, value, threads, below);
+    return operator_handle<PadOpFn>("ndpad::pad")
+        .redispatch(below, input, pad, mode, value, threads);
+}
+
+at::Tensor crop_pad_autograd(c10::DispatchKeySet ks, const at::Tensor &input,
+                             c10::SymIntArrayRef pads_begin, c10::SymIntArrayRef pads_end,
+                             c10::string_view mode, double value, std::optional<int64_t> threads)
+{
+    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+    if (at::GradMode::is_enabled() && input.requires_grad())
+        return CropPadFunction::apply(input, pads_begin, pads_end, mode, value, threads, below);
+    return operator_handle<CropPadOpFn>("ndpad::crop_pad")
+        .redispatch(below, input, pads_begin, pads_end, mode, value, threads);
 }
 
 // 0: torch's intra-op pool (default); 1: ndpad's own workers; 2: ndpad's OpenMP team.
@@ -624,6 +1119,12 @@ std::vector<int64_t> calls()
     return {g_routed.load(), g_kept.load()};
 }
 
+// Stalls of torch's pool seen so far, each followed by a back-off (benchmarks report it).
+int64_t stalls()
+{
+    return g_stalls.load();
+}
+
 // The torch version this file was compiled against: the loader refuses another one.
 std::string built_for()
 {
@@ -635,9 +1136,6 @@ std::string built_for()
 TORCH_LIBRARY_FRAGMENT(ndpad, m)
 {
     m.def("set_functions(int[] ndpad_functions) -> ()", &set_functions);
-    m.def("run_into(Tensor x, int[] pads_begin, int[] pads_end, int mode, float value, "
-          "Tensor(a!) out) -> ()",
-          &run_into_op);
     m.def("registered() -> bool", &registered);
     m.def("set_pool(int choice) -> ()", &set_pool);
     m.def("install(int[] ndpad_functions, int threshold) -> ()", &install);
@@ -645,4 +1143,20 @@ TORCH_LIBRARY_FRAGMENT(ndpad, m)
     m.def("uninstall() -> ()", &uninstall);
     m.def("installed() -> bool", &installed);
     m.def("calls() -> int[]", &calls);
+    m.def("stalls() -> int", &stalls);
+}
+
+// The CPU kernels of the operators _torch_ops.py declares (registered when this library is
+// loaded: before any pad runs, see _torch_native.load()).
+TORCH_LIBRARY_IMPL(ndpad, CPU, m)
+{
+    m.impl("pad", TORCH_FN(pad_op));
+    m.impl("crop_pad", TORCH_FN(crop_pad_op));
+}
+
+// Their autograd at AutogradCPU (torch.library's Python formula stays for other devices).
+TORCH_LIBRARY_IMPL(ndpad, AutogradCPU, m)
+{
+    m.impl("pad", TORCH_FN(pad_autograd));
+    m.impl("crop_pad", TORCH_FN(crop_pad_autograd));
 }

@@ -12,6 +12,11 @@ torch.library.opcheck see them as operators:
         the crop form (OpenVINO Pad-12, api.md): one (begin, end) per dimension, first
         dimension first; negative pads crop; borders come from the whole input in every
         mode ("circular" is numpy's "wrap" of the whole input).
+    ndpad::pad_channels(Tensor input, SymInt[] pad, Tensor values, int? threads=None)
+        -> Tensor
+        mode "constant" with one value per channel (dimension 1, NCHW or channels_last):
+        values[c] for the output's channel c (libndpad's ndpad_pad_per_index); beyond
+        F.pad, whose value is one float. Its gradient reaches the values too.
     ndpad::pad_backward(Tensor grad, SymInt[] input_shape, SymInt[] pads_begin,
                         SymInt[] pads_end, str mode, bool crop_first) -> Tensor
         the gradient of both: the adjoint of the index map (each input element gets the
@@ -19,10 +24,12 @@ torch.library.opcheck see them as operators:
         pad again (ndpad::crop_pad, or ndpad::pad for circular), so double backward runs
         through the same operators.
 
-Kernels: CPU runs libndpad (the native C++ kernel of libndpad_torch.so when loaded, on
-torch's intra-op pool; else through ctypes); every other device (CompositeExplicitAutograd)
-a gather with torch operations. The fake kernel allocates what the CPU kernel returns
-(shape, dtype and memory format), from the same function."""
+Kernels: CPU runs libndpad: the C++ kernels of libndpad_torch.so (registered at the CPU
+key when it is loaded, on torch's intra-op pool, no Python per call), else the
+CompositeExplicitAutograd kernel below through ctypes; every other device (the same
+CompositeExplicitAutograd kernel) a gather with torch operations. The fake kernel
+allocates what the CPU kernel returns (shape, dtype and memory format), from the same
+function (the native CPU kernel follows compute() step by step)."""
 
 import torch
 
@@ -193,27 +200,6 @@ def _ctypes_kernel(x, pads_begin, pads_end, mode, value, threads, out):
     del keep
 
 
-def _native_kernel(x, pads_begin, pads_end, mode, value, threads, out):
-    """libndpad_torch.so's kernel (torch's intra-op pool) when loaded, else ctypes."""
-    ops = _native_ops()
-    if ops is None or threads is not None or not hasattr(ops, "run_into"):
-        return _ctypes_kernel(x, pads_begin, pads_end, mode, value, threads, out)
-    ops.run_into(x, pads_begin, pads_end, MODES[mode], 0.0 if value is None else value, out)
-
-
-_native = {"ops": None, "checked": False}
-
-
-def _native_ops():
-    if not _native["checked"]:
-        from . import _torch_native
-        ops = _torch_native.loaded()
-        if ops is None:
-            return None  # asked again until install() or pad() loads them
-        _native.update(ops=ops, checked=True)
-    return _native["ops"]
-
-
 def _gather_kernel(x, pads_begin, pads_end, mode, value, threads, out):
     """Any other device: a gather of the index map with torch operations."""
     del threads
@@ -241,7 +227,7 @@ def _gather_kernel(x, pads_begin, pads_end, mode, value, threads, out):
 
 def _kernel_for(x):
     if native_ok(x):
-        return _native_kernel
+        return _ctypes_kernel
     return _gather_kernel
 
 
@@ -252,6 +238,8 @@ _lib_def.define("pad(Tensor input, SymInt[] pad, str mode=\"constant\", float? v
                 "int? threads=None) -> Tensor")
 _lib_def.define("crop_pad(Tensor input, SymInt[] pads_begin, SymInt[] pads_end, "
                 "str mode=\"constant\", float value=0., int? threads=None) -> Tensor")
+_lib_def.define("pad_channels(Tensor input, SymInt[] pad, Tensor values, int? threads=None) "
+                "-> Tensor")
 _lib_def.define("pad_backward(Tensor grad, SymInt[] input_shape, SymInt[] pads_begin, "
                 "SymInt[] pads_end, str mode, bool crop_first) -> Tensor")
 
@@ -294,7 +282,75 @@ def _pad_backward(grad, input_shape, pads_begin, pads_end, mode, crop_first, fak
     return g
 
 
-for _name, _fn in (("pad", _pad), ("crop_pad", _crop_pad), ("pad_backward", _pad_backward)):
+# -- ndpad::pad_channels: mode constant with one value per index of dimension 1 (channels,
+# NCHW or channels_last alike), values[c] for the output's channel c: libndpad's
+# ndpad_pad_per_index --------------------------------------------------------------------
+
+def _check_channels(input, pads_begin, pads_end, values):
+    if input.dim() < 2:
+        raise RuntimeError("ndpad.torch.pad: a value per channel needs a tensor of at least 2 "
+                           "dimensions (channels are dimension 1), got %d" % input.dim())
+    channels = input.shape[1] + pads_begin[1] + pads_end[1]
+    if values.dim() != 1 or values.shape[0] != channels:
+        raise RuntimeError("ndpad.torch.pad: value must hold one value per channel of the "
+                           "output (%d), got a tensor of shape %s"
+                           % (channels, tuple(values.shape)))
+    if values.is_complex() and not input.is_complex():
+        raise RuntimeError("ndpad.torch.pad: complex values for a %s tensor" % input.dtype)
+
+
+def _channels_ctypes_kernel(x, pads_begin, pads_end, mode, values, threads, out):
+    """ndpad_pad_per_index through ctypes on the tensors' memory, GIL released."""
+    import ctypes
+    if x.is_conj() or x.is_neg():
+        x = x.resolve_conj().resolve_neg()
+    v = values.detach().to(device="cpu", dtype=x.dtype).resolve_conj().resolve_neg() \
+        .contiguous()
+    data = ctypes.string_at(v.data_ptr(), v.numel() * v.element_size())
+    problem, keep = _lib.make_problem(MODES["constant"], x.element_size(), x.shape, pads_begin,
+                                      pads_end, in_strides=x.stride(), out_strides=out.stride())
+    try:
+        _lib.run_per_index(problem, 1, data, x.data_ptr(), out.data_ptr(),
+                           torch.get_num_threads() if threads is None else threads)
+    except _lib.NdpadValueError as exc:
+        raise RuntimeError("ndpad.torch.pad: %s" % exc.message) from None
+    del keep
+
+
+def _interior(shape, pads_begin, pads_end):
+    """The output's slices holding input elements, and the input's slices they hold."""
+    out_sl, in_sl = [], []
+    for d, b, e in zip(shape, pads_begin, pads_end):
+        lo, hi = max(-b, 0), d - max(-e, 0)
+        hi = max(hi, lo)
+        in_sl.append(slice(lo, hi))
+        out_sl.append(slice(lo + b, hi + b))
+    return tuple(out_sl), tuple(in_sl)
+
+
+def _channels_gather_kernel(x, pads_begin, pads_end, mode, values, threads, out):
+    """Any other device: the values along dimension 1, then the input over its place."""
+    del mode, threads
+    view = [1] * x.dim()
+    view[1] = -1
+    out.copy_(values.to(dtype=x.dtype, device=x.device).view(view).expand(out.shape))
+    out_sl, in_sl = _interior(x.shape, pads_begin, pads_end)
+    out[out_sl] = x[in_sl]
+
+
+def _pad_channels(input, pad, values, threads=None, fake=False):
+    pads_begin, pads_end, _ = _pad_args(input, pad, "constant")
+    _check_channels(input, pads_begin, pads_end, values)
+    kernel = None
+    if not fake:
+        kernel = _channels_ctypes_kernel if native_ok(input) and values.device.type == "cpu" \
+            else _channels_gather_kernel
+    return compute(input, pads_begin, pads_end, "constant", False, values, threads,
+                   output_format(input, "constant", len(pad) // 2), kernel)
+
+
+for _name, _fn in (("pad", _pad), ("crop_pad", _crop_pad), ("pad_channels", _pad_channels),
+                   ("pad_backward", _pad_backward)):
     _lib_def.impl(_name, _fn, "CompositeExplicitAutograd")
     torch.library.register_fake("ndpad::" + _name, (lambda fn: lambda *a, **k: fn(
         *a, **k, fake=True))(_fn), lib=_lib_def)
@@ -344,5 +400,25 @@ torch.library.register_autograd("ndpad::pad", _backward, setup_context=_setup_pa
                                 lib=_lib_def)
 torch.library.register_autograd("ndpad::crop_pad", _backward,
                                 setup_context=_setup_crop_pad, lib=_lib_def)
+def _setup_pad_channels(ctx, inputs, output):
+    input, pad = inputs[0], inputs[1]
+    ctx.shape = list(input.shape)
+    ctx.pads = per_dim(list(pad), input.dim())
+
+
+def _backward_channels(ctx, grad):
+    """The input's gradient as constant padding's; each value's, the sum of the gradient
+    over the pad elements of its channel."""
+    g = torch.ops.ndpad.pad_backward(grad, ctx.shape, ctx.pads[0], ctx.pads[1], "constant",
+                                     False)
+    out_sl, _ = _interior(ctx.shape, ctx.pads[0], ctx.pads[1])
+    masked = grad.clone()
+    masked[out_sl] = 0
+    dims = [k for k in range(grad.dim()) if k != 1]
+    return g, None, masked.sum(dim=dims) if dims else masked, None
+
+
+torch.library.register_autograd("ndpad::pad_channels", _backward_channels,
+                                setup_context=_setup_pad_channels, lib=_lib_def)
 torch.library.register_autograd("ndpad::pad_backward", _backward_of_backward,
                                 setup_context=_setup_pad_backward, lib=_lib_def)

@@ -26,6 +26,11 @@ for pads larger than an axis (as ndpad.pad). Other modes (maximum, mean, median,
 linear_ramp, callables, reflect_type "odd"), object dtypes and numpy 2's new-style dtypes
 (StringDType, user dtypes) are handed to dask.array.pad.
 Bad arguments raise what numpy.pad raises.
+
+Threads: every block's plans run at one thread, on the thread dask runs the task on (a
+worker thread: dask already runs one task per thread), so ndpad starts no thread of its
+own in a dask worker and a worker's threads are dask's to count (issue 31; tested on a
+LocalCluster of worker processes).
 """
 
 import bisect

@@ -42,6 +42,7 @@ __all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "n
            "build_native", "MODES"]
 
 MODES = _ops.MODES
+_pad_op = torch.ops.ndpad.pad.default  # the overload itself: no lookup per call
 _suggest_memory_format = _ops.suggest_memory_format
 native_ok = _ops.native_ok
 
@@ -57,7 +58,11 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
     mode: "constant", "reflect", "replicate", "circular" (as F.pad) or "symmetric" (the
         border mirrored with its edge element: numpy's "symmetric").
     value: the fill of mode "constant" (default 0), a float as in F.pad, converted to the
-        dtype as torch's fill_ converts it (with its overflow errors).
+        dtype as torch's fill_ converts it (with its overflow errors). Beyond F.pad: a 1-D
+        tensor of one value per channel of the output (dimension 1, NCHW or channels_last),
+        e.g. a normalisation's mean, converted to the input's dtype; the operator is then
+        torch.ops.ndpad.pad_channels, whose gradient reaches the values too:
+            ndpad.torch.pad(x, (1, 1, 1, 1), value=torch.tensor([0.485, 0.456, 0.406]))
     threads: keyword-only; libndpad threads, default torch.get_num_threads().
 
     Where torch refuses, this does not: every mode on every dimension of any rank and
@@ -86,7 +91,17 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
         raise NotImplementedError("Unrecognised padding mode %s" % (mode,))
     if mode != "constant" and value is not None:
         raise RuntimeError('Padding mode "%s" doesn\'t take in value argument' % mode)
-    pads_begin, pads_end = per_dim_pads(pad, input.dim())
+    if type(pad) is not tuple and type(pad) is not list or \
+            not all(type(p) is int and -2**63 <= p < 2**63 for p in pad):
+        per_dim_pads(pad, input.dim())  # F.pad's TypeErrors for what is not int64s
+        pad = [int(p) for p in pad]
+    if mode == "constant" and isinstance(value, torch.Tensor) and value.dim() >= 1 and \
+            value.numel() > 1:
+        # beyond F.pad: one value per channel (dimension 1), ndpad::pad_channels (any
+        # device: a gather with torch operations off the CPU)
+        per_dim_pads(pad, input.dim())  # F.pad's errors for a pad list of the wrong length
+        return torch.ops.ndpad.pad_channels(
+            input, [int(p) for p in pad], value, None if threads is None else threads_arg(threads))
     if not native_ok(input):
         # Another device, sparse, quantized, or more than 32 dimensions: torch's own F.pad.
         if mode == "symmetric":
@@ -102,7 +117,7 @@ def pad(input, pad, mode="constant", value=None, *, threads=None):
             raise TypeError("pad(): argument 'value' (position 4) must be float, not %s"
                             % type(value).__name__)
         value = float(value)
-    return torch.ops.ndpad.pad(input, [int(p) for p in pad], mode, value, threads)
+    return _pad_op(input, pad, mode, value, threads)  # its kernel checks the lengths
 
 
 def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads=None):
@@ -128,3 +143,10 @@ def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads
 from ._torch_install import backend, install, installed, uninstall  # noqa: E402
 from ._torch_native import build as build_native  # noqa: E402
 from ._torch_native import status as native_status  # noqa: E402
+
+# The native kernels, if already built (never compiled here: install() does), are loaded
+# now, so that ndpad::pad's C++ CPU kernel is registered before anything pads (torch's
+# dispatcher must not gain kernels while other threads dispatch the operator).
+from ._torch_native import loaded as _native_loaded  # noqa: E402
+
+_native_loaded()

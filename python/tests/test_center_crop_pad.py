@@ -121,3 +121,23 @@ def test_bad_arguments_name_argument_and_axis(target, axes, message):
         ndpad.center_crop_pad(x, target, axes)
     with pytest.raises(TypeError):
         ndpad.center_crop_pad(x, [2.5, 1, 1])
+
+
+def test_accepts_what_the_c_call_accepts():
+    # rank 0 (no axis: an empty shape, with or without an empty axes list), an empty axes
+    # list on a matrix, numpy integer arrays and one integer for one axis: all as C takes them
+    x = np.array(5.0)
+    same(ndpad.center_crop_pad(x, []), x)
+    same(ndpad.center_crop_pad(x, [], axes=[]), x)
+    m = np.arange(6, dtype=np.int16).reshape(2, 3)
+    same(ndpad.center_crop_pad(m, [], axes=[]), m)
+    same(ndpad.center_crop_pad(m, np.array([5], np.int32), axes=np.array([-1], np.int64)),
+         onnx_center_crop_pad(m, [5], [-1]))
+    same(ndpad.center_crop_pad(m, 4, axes=1), onnx_center_crop_pad(m, [4], [1]))
+    # what C cannot take is refused with Python's errors: values beyond int64, nested lists
+    with pytest.raises(OverflowError, match="shape"):
+        ndpad.center_crop_pad(m, [2**63, 1])
+    with pytest.raises(ValueError, match="1-D"):
+        ndpad.center_crop_pad(m, [[1, 5]])
+    with pytest.raises(ndpad.NdpadValueError, match="target_shape has 1 entries"):
+        ndpad.center_crop_pad(m, [1])

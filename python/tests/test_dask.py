@@ -394,6 +394,36 @@ def test_random_problems_on_a_local_cluster(client):
                                                   [-1, 4], [6, -2], "reflect"))
 
 
+def _ndpad_threads_here():
+    """How many of this process's threads are ndpad's workers (named ndpad-worker-N)."""
+    count = 0
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open("/proc/self/task/%s/comm" % tid) as f:
+                count += f.read().startswith("ndpad-worker")
+        except OSError:  # the thread ended meanwhile
+            pass
+    return count
+
+
+def _pad_at_two_threads():
+    import ndpad
+    ndpad.pad(np.ones((4096, 4096), np.float32), 8, "reflect", threads=2)
+    return _ndpad_threads_here()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
+def test_blocks_run_on_the_task_thread_and_start_no_ndpad_thread(client):
+    """Each block's plans run at one thread, on the thread dask runs the task on (issue 31):
+    a worker process holds no ndpad thread after large padded blocks. The check can see
+    them: ndpad.pad at 2 threads on the same workers starts them."""
+    x = da.ones((4096, 4096), chunks=2048, dtype=np.float32)
+    y = client.compute(nd.pad(x, 1000, "reflect"), sync=True)
+    assert y.shape == (6096, 6096)
+    assert set(client.run(_ndpad_threads_here).values()) == {0}
+    assert min(client.run(_pad_at_two_threads).values()) >= 1
+
+
 @pytest.mark.skipif(os.environ.get("NDPAD_TEST_INSTALLED") == "1",
                     reason="runs once, against the source tree (about 30 s)")
 def test_out_of_core_zarr_pipeline(tmp_path):

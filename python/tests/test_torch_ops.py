@@ -89,6 +89,60 @@ def test_results_and_layouts_are_f_pads():
                     assert fake.shape == want.shape and fake.stride() == want.stride()
 
 
+def test_native_kernels_are_the_operators_cpu_and_autograd_cpu_kernels():
+    """With the native kernels loaded (at import when built), ndpad::pad and ndpad::crop_pad
+    run C++ at CPU and AutogradCPU (no Python per call), torch.library's Python kernels
+    stay registered for the other keys; a pad is counted by the native kernels."""
+    from test_torch import _native_available
+    if not _native_available():
+        if os.environ.get("NDPAD_TEST_NATIVE") == "1":
+            pytest.fail("NDPAD_TEST_NATIVE=1 but no native kernels: %s" % nt.native_status())
+        pytest.skip("no native kernels: %s" % nt.native_status())
+    for op in ("ndpad::pad", "ndpad::crop_pad"):
+        for key in ("CPU", "AutogradCPU", "Autograd", "CompositeExplicitAutograd"):
+            assert torch._C._dispatch_has_kernel_for_dispatch_key(op, key), (op, key)
+        dump = torch._C._dispatch_dump(op)
+        assert any(line.startswith(("CPU:", "AutogradCPU:")) and "_torch_native.cpp" in line
+                   for line in dump.splitlines()), dump
+    x = torch.randn(1, 2, 8, 8)
+    before = torch.ops.ndpad.calls()[0]
+    with torch.no_grad():
+        same(nt.pad(x, (1, 1, 1, 1), "reflect"), F.pad(x, (1, 1, 1, 1), "reflect"))
+    assert torch.ops.ndpad.calls()[0] == before + 1
+    y = nt.pad(x.requires_grad_(), (1, 2, 0, 1), "circular")
+    assert y.grad_fn.name().endswith("::PadFunction>"), y.grad_fn.name()  # the C++ formula
+
+
+def test_circular_on_channels_last_transposes_in_blocks():
+    """Circular padding of a channels_last tensor gives a contiguous one (torch's layout):
+    the native kernels transpose it in blocks as they pad (pixels of 64 bytes or more),
+    else transpose first. Every element size, 4-D and 5-D, pads up to the size, crops
+    first; ndpad.torch.pad, crop_pad and the installed F.pad against torch's F.pad."""
+    cases = 0
+    for dtype in (torch.bool, torch.uint8, torch.bfloat16, torch.float32, torch.float64,
+                  torch.complex128):
+        for shape in ((1, 64, 33, 40), (2, 32, 40, 9), (2, 3, 50, 47), (1, 64, 5, 20, 21)):
+            x = sample(dtype, "contiguous", shape)
+            x = x.contiguous(memory_format=torch.channels_last if x.dim() == 4
+                             else torch.channels_last_3d)
+            for pad in ((1, 1, 1, 1), (0, 2, 3, 0), (4, 1), (2, 3, 1, 1, 1, 2), (9, 9, 5, 4),
+                        (-1, 2, 1, -2)):
+                if len(pad) // 2 != x.dim() - 2:
+                    continue  # torch's circular pads every spatial dimension
+                want = F.pad(x, pad, "circular")
+                same(nt.pad(x, pad, "circular"), want)
+                try:
+                    nt.install()
+                    same(F.pad(x, pad, "circular"), want)
+                finally:
+                    nt.uninstall()
+                if min(pad) >= 0:  # the crop form wraps the whole input: the same here
+                    pb, pe = _torch_ops.per_dim(list(pad), x.dim())
+                    same(nt.crop_pad(x, pb, pe, "circular"), want)
+                cases += 1
+    assert cases == 6 * 13, cases
+
+
 class PadModel(torch.nn.Module):
     def __init__(self, mode):
         super().__init__()

@@ -7,7 +7,11 @@
  *      run and compared byte for byte with guard bytes;
  *   2. the NDPAD_ISA environment variable: set to fuzzed text, then a plan is created
  *      with default options; the only outcomes allowed are the named level (or the best
- *      one for "auto" / "") and NDPAD_ERR_ISA_UNAVAILABLE with a bounded message.
+ *      one for "auto" / "") and NDPAD_ERR_ISA_UNAVAILABLE with a bounded message;
+ *   3. the typed entry point ndpad_onnx_pad_typed with a fuzzed ONNX element type and
+ *      opset over the same arguments: refused exactly as ONNX's type lists say, else as
+ *      the reference (4- and 2-bit types unpacked, padded, packed again), byte for byte
+ *      with guard bytes.
  * The tuning-cache (wisdom) parser has its own target, fuzz-wisdom.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -28,6 +32,8 @@ typedef struct onnx_case {
     const char *mode;
     char mode_text[300];
     unsigned char *constant_value;
+    int32_t elem_type, opset;
+    bool typed;
     bool set_isa;
     char isa_text[32];
 } onnx_case;
@@ -43,13 +49,24 @@ static void fuzz_describe_current(void)
                           current->mode);
     fprintf(stderr, "  %s\n", line);
     if (current->set_isa) fprintf(stderr, "  NDPAD_ISA=\"%s\"\n", current->isa_text);
+    if (current->typed)
+        fprintf(stderr, "  typed: elem_type %d, opset %d\n", (int)current->elem_type,
+                (int)current->opset);
 }
 
-static void decode_text(fuzz_reader *r, char *dst, size_t capacity)
+/* Not inlined: GCC 12 inlined into the decoder warns (-Wstringop-overflow, a false positive
+ * on the vectorised copy) that a text overflows its array. */
+__attribute__((noinline)) static void decode_text(fuzz_reader *r, char *dst, size_t capacity)
 {
     const size_t length = fuzz_u8(r) % capacity; /* < capacity: room for the NUL */
     fuzz_bytes(r, dst, length);
     dst[length] = '\0';
+}
+
+static int32_t hostile_i32_values(uint8_t b)
+{
+    static const int32_t values[] = {-1, INT32_MIN, INT32_MAX, 255, 256, -26, 1 << 20, 100};
+    return values[b % 8];
 }
 
 static void decode(fuzz_reader *r, onnx_case *c)
@@ -166,6 +183,14 @@ static void decode(fuzz_reader *r, onnx_case *c)
             snprintf(c->isa_text, sizeof c->isa_text, "%s", names[which % 8]);
         else
             decode_text(r, c->isa_text, sizeof c->isa_text);
+    }
+
+    /* read last, so that the inputs made before it keep their meaning */
+    c->typed = (flags & 16) != 0;
+    if (c->typed) {
+        const uint8_t type_byte = fuzz_u8(r), opset_byte = fuzz_u8(r);
+        c->elem_type = type_byte < 240 ? type_byte % 31 : hostile_i32_values(type_byte);
+        c->opset = opset_byte < 240 ? opset_byte % 32 : hostile_i32_values(opset_byte);
     }
 }
 
@@ -294,6 +319,172 @@ static void check_onnx(const onnx_case *c)
     free(onnx);
 }
 
+/* ---- ONNX element types -------------------------------------------------------------- */
+
+/* The first Pad version that lists each type (ONNX's lists), 0 for none. */
+static int32_t pad_since(int32_t type)
+{
+    switch (type) {
+    case 1:
+    case 10:
+    case 11: return 1;
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 12:
+    case 13: return 11;
+    case 8:
+    case 9:
+    case 14:
+    case 15:
+    case 16: return 13;
+    case 17:
+    case 18:
+    case 19:
+    case 20:
+    case 21:
+    case 22: return 21;
+    case 23: return 23;
+    case 24: return 24;
+    case 25:
+    case 26: return 25;
+    default: return 0;
+    }
+}
+
+static int32_t pad_version_at(int32_t opset)
+{
+    static const int32_t versions[] = {25, 24, 23, 21, 19, 18, 13, 11, 2, 1};
+    if (opset == 0) return 25;
+    for (size_t i = 0; i < FUZZ_COUNT(versions); i++)
+        if (versions[i] <= opset) return versions[i];
+    return 0;
+}
+
+static unsigned get_bits(const unsigned char *buf, int64_t i, int32_t bits)
+{
+    const int64_t p = i * bits;
+    return (unsigned)(buf[p / 8] >> (p % 8)) & ((1u << bits) - 1u);
+}
+
+static void check_typed(const onnx_case *c)
+{
+    const int32_t type = c->elem_type, opset = c->opset;
+    const int32_t bits = ndpad_onnx_type_bits(type);
+    const size_t es = bits >= 8 ? (size_t)bits / 8 : 1;
+    const int32_t version = opset >= 0 ? pad_version_at(opset) : 0;
+    const bool type_ok = opset >= 0 && pad_since(type) != 0 && version >= pad_since(type) &&
+                         type != NDPAD_ONNX_STRING;
+    /* one element of the type (up to 16 bytes), from the fuzzed value of elem_size bytes */
+    unsigned char value_bytes[16];
+    const unsigned char *value = NULL;
+    if (c->constant_value != NULL) {
+        for (size_t i = 0; i < sizeof value_bytes; i++)
+            value_bytes[i] = i < c->elem_size ? c->constant_value[i] : (unsigned char)(i * 3);
+        value = value_bytes;
+    }
+    ndpad_ref_verdict verdict;
+    int64_t ref_shape[ARR];
+    ndpad_ref_onnx_validate(c->rank, c->shape, es, c->pads, c->pads_count, c->axes, c->axes_count,
+                            c->mode, &verdict, ref_shape);
+    ndpad_onnx_typed_problem *typed = test_xmalloc(sizeof(*typed));
+    const ndpad_status st =
+        ndpad_onnx_problem_init_typed(typed, opset, c->rank, c->shape, type, c->pads, c->pads_count,
+                                      c->axes, c->axes_count, c->mode, value);
+    free(typed);
+    enum { SIZE = 512 };
+    static unsigned char in[SIZE], out[SIZE];
+    for (int i = 0; i < SIZE; i++) in[i] = (unsigned char)(i * 7 + 1);
+    memset(out, TEST_SENTINEL, sizeof out);
+    if (!type_ok) {
+        FUZZ_CHECK(st == NDPAD_ERR_TYPE, "typed init of type %d at opset %d: %d (%s)", (int)type,
+                   (int)opset, (int)st, ndpad_last_error());
+        FUZZ_CHECK(ndpad_onnx_pad_typed(opset, c->rank, c->shape, type, c->pads, c->pads_count,
+                                        c->axes, c->axes_count, c->mode, value, in,
+                                        out) == NDPAD_ERR_TYPE,
+                   "ndpad_onnx_pad_typed and its init disagree");
+        FUZZ_CHECK(test_all_bytes_are(out, sizeof out, TEST_SENTINEL), "wrote to out on error");
+        return;
+    }
+    if (c->axes != NULL && version < 18) {
+        FUZZ_CHECK(st == NDPAD_ERR_AXES, "axes at opset %d: %d (%s)", (int)opset, (int)st,
+                   ndpad_last_error());
+        return;
+    }
+    if (c->mode != NULL && strcmp(c->mode, "wrap") == 0 && version < 19) {
+        FUZZ_CHECK(st == NDPAD_ERR_MODE, "wrap at opset %d: %d (%s)", (int)opset, (int)st,
+                   ndpad_last_error());
+        return;
+    }
+    if (verdict.status != NDPAD_OK || st != NDPAD_OK) {
+        /* the byte rules as the reference has them; a sub-byte tensor may also overflow
+         * int64 in bits where its element count does not */
+        FUZZ_CHECK(verdict.status != NDPAD_OK ? fuzz_status_allowed(st, &verdict)
+                                              : bits < 8 && st == NDPAD_ERR_OVERFLOW,
+                   "typed init returned %d (%s); the reference says %d (%s)", (int)st,
+                   ndpad_last_error(), (int)verdict.status, verdict.where);
+        FUZZ_CHECK(fuzz_last_error_ok(), "typed init: bad ndpad_last_error()");
+        FUZZ_CHECK(ndpad_onnx_pad_typed(opset, c->rank, c->shape, type, c->pads, c->pads_count,
+                                        c->axes, c->axes_count, c->mode, value, in, out) == st,
+                   "ndpad_onnx_pad_typed and its init disagree");
+        FUZZ_CHECK(test_all_bytes_are(out, sizeof out, TEST_SENTINEL), "wrote to out on error");
+        return;
+    }
+    /* run when small: dense packed tensors, guards on both sides */
+    __int128 in_count = 1, out_count = 1;
+    for (int32_t k = 0; k < c->rank; k++) {
+        in_count *= c->shape[k];
+        out_count *= ref_shape[k];
+        if (in_count > FUZZ_MAX_OUT) in_count = FUZZ_MAX_OUT + 1;
+        if (out_count > FUZZ_MAX_OUT) out_count = FUZZ_MAX_OUT + 1;
+    }
+    if (in_count > FUZZ_MAX_OUT || out_count > FUZZ_MAX_OUT) return;
+    const size_t in_bytes = (size_t)((in_count * bits + 7) / 8);
+    const size_t out_bytes = (size_t)((out_count * bits + 7) / 8);
+    unsigned char *source = test_xmalloc(in_bytes + 1);
+    test_rng rng = test_rng_make(0x7e9e, in_bytes);
+    test_rng_bytes(&rng, source, in_bytes + 1);
+    unsigned char *expected = test_xmalloc(out_bytes + 1);
+    memset(expected, 0, out_bytes + 1);
+    if (bits >= 8) {
+        FUZZ_CHECK(ndpad_ref_onnx_pad(c->rank, c->shape, es, c->pads, c->pads_count, c->axes,
+                                      c->axes_count, c->mode, value, source, expected) == NDPAD_OK,
+                   "fuzz bug: the reference fails on a valid call");
+    } else {
+        unsigned char *wide_in = test_xmalloc((size_t)in_count + 1);
+        unsigned char *wide_out = test_xmalloc((size_t)out_count + 1);
+        for (int64_t i = 0; i < (int64_t)in_count; i++)
+            wide_in[i] = (unsigned char)get_bits(source, i, bits);
+        const unsigned char wide_value = value != NULL ? value[0] & ((1u << bits) - 1u) : 0;
+        FUZZ_CHECK(ndpad_ref_onnx_pad(c->rank, c->shape, 1, c->pads, c->pads_count, c->axes,
+                                      c->axes_count, c->mode, value != NULL ? &wide_value : NULL,
+                                      wide_in, wide_out) == NDPAD_OK,
+                   "fuzz bug: the reference fails on a valid call");
+        for (int64_t i = 0; i < (int64_t)out_count; i++)
+            expected[(i * bits) / 8] |= (unsigned char)(wide_out[i] << ((i * bits) % 8));
+        free(wide_in);
+        free(wide_out);
+    }
+    test_out actual = test_out_make(out_bytes);
+    const ndpad_status got =
+        ndpad_onnx_pad_typed(opset, c->rank, c->shape, type, c->pads, c->pads_count, c->axes,
+                             c->axes_count, c->mode, value, source, actual.body);
+    FUZZ_CHECK(got == NDPAD_OK, "ndpad_onnx_pad_typed: %d (%s)", (int)got, ndpad_last_error());
+    const ptrdiff_t diff = test_first_difference(expected, actual.body, out_bytes);
+    if (diff >= 0) test_print_difference(stderr, expected, actual.body, out_bytes, 0);
+    FUZZ_CHECK(diff < 0, "ndpad_onnx_pad_typed (%s) differs from the reference at byte %td",
+               ndpad_onnx_type_name(type), diff);
+    FUZZ_CHECK(test_all_bytes_are(actual.alloc, TEST_GUARD, TEST_SENTINEL) &&
+                   test_all_bytes_are(actual.body + out_bytes, TEST_GUARD, TEST_SENTINEL),
+               "ndpad_onnx_pad_typed wrote a guard byte");
+    test_out_free(&actual);
+    free(expected);
+    free(source);
+}
+
 /* ---- NDPAD_ISA ----------------------------------------------------------------------- */
 
 static void check_isa_variable(const onnx_case *c)
@@ -368,6 +559,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     decode(&r, &c);
     current = &c;
     check_onnx(&c);
+    if (c.typed) check_typed(&c);
     if (c.set_isa) check_isa_variable(&c);
     current = NULL;
     release(&c);

@@ -18,6 +18,12 @@
  * input must come back unchanged. Valid problems too big to run still have their output
  * shape checked and a plan created (planning must not depend on the output's size).
  *
+ * Constants (issue 36): every runnable CONSTANT problem also runs with constants per side
+ * (without interior) and per index along an axis drawn from the run's seeded generator
+ * (ndpad_pad_sides, ndpad_pad_per_index and their plans on every ISA) against the
+ * reference's ndpad_ref_pad_constants; other modes must refuse them (NDPAD_ERR_MODE, nothing
+ * written), and invalid problems give the same statuses through them.
+ *
  * Windows: trailing bytes (after everything above, so older inputs decode as before) give
  * a window per axis, the whole output when absent. A runnable problem checks that window
  * on every ISA (box from ndpad_window_input_box against the reference's reads, box and
@@ -315,6 +321,19 @@ static void check_invalid(const fuzz_case *c, const ndpad_ref_verdict *verdict)
                ndpad_last_error(), (int)verdict->status, verdict->where);
     FUZZ_CHECK(fuzz_last_error_ok(), "ndpad_pad: bad ndpad_last_error()");
 
+    /* constants per side and per index: the problem's rules first, the same statuses */
+    for (int kind = 0; kind < 2; kind++) {
+        st = kind == 0
+                 ? ndpad_pad_sides(&c->p, in, NULL, in + SIZE / 2, out + TEST_GUARD + SIZE / 2)
+                 : ndpad_pad_per_index(&c->p, 0, in, NULL, in + SIZE / 2,
+                                       out + TEST_GUARD + SIZE / 2);
+        FUZZ_CHECK(fuzz_status_allowed(st, verdict) || stricter_than_reference(c, st),
+                   "%s returned %d (%s); the reference says %d (%s)",
+                   kind == 0 ? "ndpad_pad_sides" : "ndpad_pad_per_index", (int)st,
+                   ndpad_last_error(), (int)verdict->status, verdict->where);
+        FUZZ_CHECK(fuzz_last_error_ok(), "constants: bad ndpad_last_error()");
+    }
+
     for (size_t i = 0; i < FUZZ_COUNT(all_isas); i++) {
         ndpad_options options = c->options;
         options.isa = all_isas[i];
@@ -344,7 +363,30 @@ typedef struct valid_run {
     size_t in_size;
     const unsigned char *in; /* the input pointer passed (NULL when null_in) */
     ndpad_status want;
+    /* constants per side or index (NDPAD_REF_PER_SIDE / _PER_INDEX), 0: the pad value */
+    int32_t kind, axis;
+    const unsigned char *values;
 } valid_run;
+
+/* ndpad_pad, or the one-shot call of the run's constants. */
+static ndpad_status run_one_shot(const fuzz_case *c, const valid_run *v, const void *in, void *out)
+{
+    if (v->kind == NDPAD_REF_PER_SIDE) return ndpad_pad_sides(&c->p, v->values, NULL, in, out);
+    if (v->kind == NDPAD_REF_PER_INDEX)
+        return ndpad_pad_per_index(&c->p, v->axis, v->values, NULL, in, out);
+    return ndpad_pad(&c->p, in, out);
+}
+
+/* ndpad_plan_create, or the plan of the run's constants. */
+static ndpad_status create_plan(const fuzz_case *c, const valid_run *v,
+                                const ndpad_options *options, ndpad_plan **plan)
+{
+    if (v->kind == NDPAD_REF_PER_SIDE)
+        return ndpad_plan_create_sides(&c->p, v->values, options, plan);
+    if (v->kind == NDPAD_REF_PER_INDEX)
+        return ndpad_plan_create_per_index(&c->p, v->axis, v->values, options, plan);
+    return ndpad_plan_create(&c->p, options, plan);
+}
 
 /* Runs one variant (ndpad_pad, or a plan executed twice) and compares. */
 static void compare_variant(const fuzz_case *c, const valid_run *v, const char *what,
@@ -356,7 +398,7 @@ static void compare_variant(const fuzz_case *c, const valid_run *v, const char *
         const unsigned char *in = v->in;
         if (c->in_place) in = actual + (v->in - v->initial); /* the input inside this output */
         unsigned char *out = c->null_out ? NULL : actual + v->out_origin;
-        const ndpad_status got = plan ? ndpad_execute(plan, in, out) : ndpad_pad(&c->p, in, out);
+        const ndpad_status got = plan ? ndpad_execute(plan, in, out) : run_one_shot(c, v, in, out);
         FUZZ_CHECK(got == v->want, "%s (round %d): status %d (%s), reference %d", what, round,
                    (int)got, got != NDPAD_OK ? ndpad_last_error() : "", (int)v->want);
         if (got != NDPAD_OK) FUZZ_CHECK(fuzz_last_error_ok(), "%s: bad ndpad_last_error()", what);
@@ -433,6 +475,89 @@ static void plan_big_window(const fuzz_case *c, const int64_t *n, const ndpad_op
                ndpad_last_error());
     FUZZ_CHECK((plan != NULL) == (ps == NDPAD_OK), "plan and status disagree");
     ndpad_plan_destroy(plan);
+}
+
+/* ndpad_pad (or the one-shot call of the run's constants), then a plan on every
+ * instruction set, executed twice, each against v->expected. */
+static void compare_all(const fuzz_case *c, const valid_run *v)
+{
+    compare_variant(c, v,
+                    v->kind == 0                    ? "ndpad_pad"
+                    : v->kind == NDPAD_REF_PER_SIDE ? "ndpad_pad_sides"
+                                                    : "ndpad_pad_per_index",
+                    NULL);
+    for (size_t i = 1; i < FUZZ_COUNT(all_isas); i++) {
+        ndpad_options options = c->options;
+        options.isa = all_isas[i];
+        ndpad_plan *plan = NULL;
+        const ndpad_status st = create_plan(c, v, &options, &plan);
+        if (st == NDPAD_ERR_ISA_UNAVAILABLE && all_isas[i] != NDPAD_ISA_SCALAR) continue;
+        FUZZ_CHECK(st == NDPAD_OK && plan != NULL,
+                   "ndpad_plan_create(isa %s) rejects a valid problem: %d (%s)",
+                   ndpad_isa_name((ndpad_isa)all_isas[i]), (int)st, ndpad_last_error());
+        FUZZ_CHECK(ndpad_plan_isa(plan) == (ndpad_isa)all_isas[i], "plan has isa %s, not %s",
+                   ndpad_isa_name(ndpad_plan_isa(plan)), ndpad_isa_name((ndpad_isa)all_isas[i]));
+        char what[64];
+        snprintf(what, sizeof what, "plan + execute (constants %d, isa %s)", (int)v->kind,
+                 ndpad_isa_name((ndpad_isa)all_isas[i]));
+        compare_variant(c, v, what, plan);
+        ndpad_plan_destroy(plan);
+    }
+}
+
+/* Constants per side (no interior) and per index along an axis the rng picks, for a
+ * runnable CONSTANT problem: one-shot and plans on every ISA against the reference, with
+ * the same output allocation, guards and input; another mode must be NDPAD_ERR_MODE with
+ * nothing written. */
+static void check_constants(const fuzz_case *c, const valid_run *base, const ndpad_problem *ref_p,
+                            const void *ref_in, test_rng *rng)
+{
+    const ndpad_problem *p = &c->p;
+    if (p->rank < 1 || base->want != NDPAD_OK || c->null_out) return;
+    int64_t n[ARR];
+    ndpad_ref_output_shape(p, n);
+    const size_t es = p->elem_size;
+    const int32_t axis = (int32_t)test_rng_range(rng, 0, p->rank - 1);
+    if (p->mode != NDPAD_CONSTANT) {
+        unsigned char *actual = test_xmalloc(base->out_size), values[64];
+        memcpy(actual, base->initial, base->out_size);
+        const ndpad_status st =
+            ndpad_pad_per_index(p, axis, values, NULL, base->in, actual + base->out_origin);
+        FUZZ_CHECK(st == NDPAD_ERR_MODE && fuzz_last_error_ok(),
+                   "ndpad_pad_per_index with mode %d: %d (%s)", (int)p->mode, (int)st,
+                   ndpad_last_error());
+        FUZZ_CHECK(memcmp(actual, base->initial, base->out_size) == 0,
+                   "ndpad_pad_per_index with a bad mode wrote the output");
+        free(actual);
+        return;
+    }
+    bool interior = false;
+    for (int32_t k = 0; k < p->rank; k++) interior = interior || (p->interior && p->interior[k]);
+    for (int32_t kind = NDPAD_REF_PER_SIDE; kind <= NDPAD_REF_PER_INDEX; kind++) {
+        if (kind == NDPAD_REF_PER_SIDE && interior) continue;
+        /* an empty output reads no value: a one-element buffer (ASan sees any read past it),
+         * whatever the extent of the axis (which may be huge) */
+        const int64_t count = ndpad_ref_output_count(p) == 0 ? 1
+                              : kind == NDPAD_REF_PER_SIDE   ? 2 * p->rank
+                                                             : n[axis];
+        /* a few distinct values, so that equal neighbours and repeats occur */
+        unsigned char palette[4][64];
+        test_rng_bytes(rng, palette, sizeof palette);
+        unsigned char *values = test_xmalloc((size_t)(count > 0 ? count : 1) * es);
+        for (int64_t i = 0; i < count; i++)
+            for (size_t b = 0; b < es; b++)
+                values[(size_t)i * es + b] = palette[test_rng_range(rng, 0, 3)][b % 64];
+        valid_run v = *base;
+        v.kind = kind, v.axis = axis, v.values = values;
+        v.expected = test_xmalloc(v.out_size);
+        memcpy(v.expected, v.initial, v.out_size);
+        FUZZ_CHECK(ndpad_ref_pad_constants(ref_p, kind, axis, values, ref_in,
+                                           v.expected + v.out_origin) == NDPAD_OK,
+                   "fuzz bug: the reference fails with constants");
+        compare_all(c, &v);
+        free(v.expected);
+        free(values);
+    }
 }
 
 static void check_valid(const fuzz_case *c)
@@ -515,24 +640,8 @@ static void check_valid(const fuzz_case *c)
     v.want = ndpad_ref_pad(&ref_problem, ref_in, c->null_out ? NULL : v.expected + v.out_origin);
     FUZZ_CHECK(!c->in_place || v.want == NDPAD_OK, "fuzz bug: the reference fails in place");
 
-    compare_variant(c, &v, "ndpad_pad", NULL);
-    for (size_t i = 1; i < FUZZ_COUNT(all_isas); i++) {
-        ndpad_options options = c->options;
-        options.isa = all_isas[i];
-        ndpad_plan *plan = NULL;
-        const ndpad_status st = ndpad_plan_create(p, &options, &plan);
-        if (st == NDPAD_ERR_ISA_UNAVAILABLE && all_isas[i] != NDPAD_ISA_SCALAR) continue;
-        FUZZ_CHECK(st == NDPAD_OK && plan != NULL,
-                   "ndpad_plan_create(isa %s) rejects a valid problem: %d (%s)",
-                   ndpad_isa_name((ndpad_isa)all_isas[i]), (int)st, ndpad_last_error());
-        FUZZ_CHECK(ndpad_plan_isa(plan) == (ndpad_isa)all_isas[i], "plan has isa %s, not %s",
-                   ndpad_isa_name(ndpad_plan_isa(plan)), ndpad_isa_name((ndpad_isa)all_isas[i]));
-        char what[64];
-        snprintf(what, sizeof what, "plan + execute (isa %s)",
-                 ndpad_isa_name((ndpad_isa)all_isas[i]));
-        compare_variant(c, &v, what, plan);
-        ndpad_plan_destroy(plan);
-    }
+    compare_all(c, &v);
+    check_constants(c, &v, &ref_problem, ref_in, &rng);
 
     /* Windows gather the input densely: only inputs as small as the runnable outputs. */
     if (v.want == NDPAD_OK && !c->null_in && !c->null_out && rank > 0 && in_count <= FUZZ_MAX_OUT &&

@@ -277,9 +277,46 @@ void ndpad_ref_span(int32_t rank, const int64_t *extents, const int64_t *strides
     *highest = hi;
 }
 
-ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
+/* The constant of an element at output indices `index`: kind 0 the pad value (or NULL for
+ * zero), per side the side value of the last axis whose padding holds it, per index the
+ * value of its index along `axis`. */
+static const void *ref_constant(const ndpad_problem *p, int32_t kind, int32_t axis,
+                                const unsigned char *values, const int64_t *index)
+{
+    if (kind == NDPAD_REF_PER_INDEX) return values + (size_t)index[axis] * p->elem_size;
+    if (kind != NDPAD_REF_PER_SIDE) return p->pad_value;
+    for (int32_t k = p->rank - 1; k >= 0; k--) {
+        ref_axis a;
+        axis_facts(p, k, &a);
+        const ref_i128 j = (ref_i128)index[k] - a.b;
+        if (j < 0 || j >= a.dilated)
+            return values + (size_t)(2 * k + (j < 0 ? 0 : 1)) * p->elem_size;
+    }
+    return p->pad_value; /* not reached: some axis holds a pad element in its padding */
+}
+
+ndpad_status ndpad_ref_validate_constants(const ndpad_problem *p, int32_t kind, int32_t axis,
+                                          const void *values)
 {
     const ndpad_status status = ndpad_ref_validate(p, NULL);
+    if (status != NDPAD_OK || kind == 0) return status;
+    if (kind == NDPAD_REF_PER_INDEX && (axis < 0 || axis >= p->rank)) return NDPAD_ERR_AXES;
+    if (values == NULL) return NDPAD_ERR_NULL_ARGUMENT;
+    if (p->mode != NDPAD_CONSTANT) return NDPAD_ERR_MODE;
+    for (int32_t k = 0; k < p->rank && kind == NDPAD_REF_PER_SIDE; k++)
+        if (p->interior != NULL && p->interior[k] != 0) return NDPAD_ERR_INTERIOR_MODE;
+    return NDPAD_OK;
+}
+
+ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
+{
+    return ndpad_ref_pad_constants(p, 0, 0, NULL, in, out);
+}
+
+ndpad_status ndpad_ref_pad_constants(const ndpad_problem *p, int32_t kind, int32_t axis,
+                                     const void *values, const void *in, void *out)
+{
+    const ndpad_status status = ndpad_ref_validate_constants(p, kind, axis, values);
     if (status != NDPAD_OK) return status;
     const int64_t count = ndpad_ref_output_count(p);
     if (count == 0) return NDPAD_OK;
@@ -319,8 +356,8 @@ ndpad_status ndpad_ref_pad(const ndpad_problem *p, const void *in, void *out)
         char *dst = (char *)out + (ptrdiff_t)out_offset * (ptrdiff_t)es;
         if (!pad)
             memcpy(dst, (const char *)in + (ptrdiff_t)in_offset * (ptrdiff_t)es, es);
-        else if (p->pad_value)
-            memcpy(dst, p->pad_value, es);
+        else if (ref_constant(p, kind, axis, values, index) != NULL)
+            memcpy(dst, ref_constant(p, kind, axis, values, index), es);
         else
             memset(dst, 0, es);
 

@@ -66,6 +66,25 @@ int64_t ndpad_ref_source_index(int32_t mode, int64_t d, int64_t r, int64_t b, in
  *  must not overlap (give the reference a copy of an in-place input). */
 ndpad_status ndpad_ref_pad(const ndpad_problem *problem, const void *in, void *out);
 
+/** Kinds of constants for ndpad_ref_pad_constants(): numpy's per axis and side
+ *  (ndpad_pad_sides), or one per output index along an axis (ndpad_pad_per_index). */
+#define NDPAD_REF_PER_SIDE  1
+#define NDPAD_REF_PER_INDEX 2
+
+/** ndpad_ref_validate_constants() : ndpad_ref_validate(), then for kind != 0: axis in
+ *  [0, rank) (per index, else NDPAD_ERR_AXES), values not NULL (NDPAD_ERR_NULL_ARGUMENT),
+ *  mode CONSTANT (NDPAD_ERR_MODE), no interior per side (NDPAD_ERR_INTERIOR_MODE). */
+ndpad_status ndpad_ref_validate_constants(const ndpad_problem *problem, int32_t kind, int32_t axis,
+                                          const void *values);
+
+/** ndpad_ref_pad_constants() : ndpad_ref_pad() with other constants: kind 0 the pad value;
+ *  NDPAD_REF_PER_SIDE: values[2 k + side] (elem_size bytes each) for an element in the
+ *  padding of axis k (output index o with o - b < 0: side 0; o - b >= D: side 1), the
+ *  highest such k (numpy pads axis 0 first, then 1 over it, ...); NDPAD_REF_PER_INDEX:
+ *  values[o] for an element at output index o of `axis`. */
+ndpad_status ndpad_ref_pad_constants(const ndpad_problem *problem, int32_t kind, int32_t axis,
+                                     const void *values, const void *in, void *out);
+
 /** ndpad_ref_dense_strides() : row-major strides (elements) of `extents`. */
 void ndpad_ref_dense_strides(int32_t rank, const int64_t *extents, int64_t *strides);
 
