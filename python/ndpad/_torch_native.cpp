@@ -506,6 +506,296 @@ TransposeRow transpose_row_for(int64_t elem)
     }
 }
 
+// Pixels smaller than a cache line (an RGB image: 3 channels): the interior's block
+// transpose above would touch a cache line per pixel per channel block for a few bytes.
+// Here each output row is made whole: the source row (its index wrapped, so the borders of
+// the dimensions before the last are made the same way, not copied afterwards) is
+// deinterleaved into the C channel rows of the output, vector registers of pixels at a
+// time (C loads, C stores of shuffled registers), and the left and right borders of each
+// channel row are copied from that row.
+#if defined(__GNUC__) && defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define NDPAD_SHUFFLE 1
+#endif
+#endif
+
+template <typename T, int C>
+void deinterleave_scalar(const T *s, T *d, int64_t p0, int64_t w, int64_t dst_c)
+{
+    for (int64_t c = 0; c < C; c++) {
+        T *dc = d + c * dst_c;
+        for (int64_t p = p0; p < w; p++) dc[p] = s[p * C + c];
+    }
+}
+
+// any channel count: one channel row at a time
+template <typename T>
+void deinterleave_any(const T *s, T *d, int64_t w, int64_t channels, int64_t dst_c)
+{
+    for (int64_t c = 0; c < channels; c++) {
+        T *dc = d + c * dst_c;
+        for (int64_t p = 0; p < w; p++) dc[p] = s[p * channels + c];
+    }
+}
+
+// C channels of a row: the scalar loop, and specialized below with vector shuffles
+template <typename T, int C>
+void deinterleave(const T *s, T *d, int64_t w, int64_t dst_c)
+{
+    deinterleave_scalar<T, C>(s, d, 0, w, dst_c);
+}
+
+#ifdef NDPAD_SHUFFLE
+// 4-byte elements, 2 to 4 channels: the shuffles of two registers SSE's shufps, unpcklps
+// and movlhps make (as float registers: moved only, never computed with, so every bit
+// pattern is kept).
+typedef float V4f __attribute__((vector_size(16)));
+
+inline V4f load4(const uint32_t *s)
+{
+    V4f v;
+    std::memcpy(&v, s, sizeof v);
+    return v;
+}
+
+inline void store4(uint32_t *d, V4f v) { std::memcpy(d, &v, sizeof v); }
+
+template <>
+void deinterleave<uint32_t, 2>(const uint32_t *s, uint32_t *d, int64_t w, int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 4 <= w; p += 4) {
+        const V4f a = load4(s + 2 * p), b = load4(s + 2 * p + 4);
+        store4(d + p, __builtin_shufflevector(a, b, 0, 2, 4, 6));
+        store4(d + dst_c + p, __builtin_shufflevector(a, b, 1, 3, 5, 7));
+    }
+    deinterleave_scalar<uint32_t, 2>(s, d, p, w, dst_c);
+}
+
+template <>
+void deinterleave<uint32_t, 3>(const uint32_t *s, uint32_t *d, int64_t w, int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 4 <= w; p += 4) {
+        // a = r0 g0 b0 r1, b = g1 b1 r2 g2, c = b2 r3 g3 b3
+        const V4f a = load4(s + 3 * p), b = load4(s + 3 * p + 4), c = load4(s + 3 * p + 8);
+        const V4f r0 = __builtin_shufflevector(a, b, 0, 3, 4, 4); // r0 r1 .. ..
+        const V4f r1 = __builtin_shufflevector(b, c, 2, 2, 5, 5); // r2 r2 r3 r3
+        const V4f g0 = __builtin_shufflevector(a, b, 1, 1, 4, 4); // g0 g0 g1 g1
+        const V4f g1 = __builtin_shufflevector(b, c, 3, 3, 6, 6); // g2 g2 g3 g3
+        const V4f b0 = __builtin_shufflevector(a, b, 2, 2, 5, 5); // b0 b0 b1 b1
+        const V4f b1 = __builtin_shufflevector(c, c, 0, 0, 3, 3); // b2 b2 b3 b3
+        store4(d + p, __builtin_shufflevector(r0, r1, 0, 1, 4, 6));
+        store4(d + dst_c + p, __builtin_shufflevector(g0, g1, 0, 2, 4, 6));
+        store4(d + 2 * dst_c + p, __builtin_shufflevector(b0, b1, 0, 2, 4, 6));
+    }
+    deinterleave_scalar<uint32_t, 3>(s, d, p, w, dst_c);
+}
+
+template <>
+void deinterleave<uint32_t, 4>(const uint32_t *s, uint32_t *d, int64_t w, int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 4 <= w; p += 4) { // a 4x4 transpose
+        const V4f a = load4(s + 4 * p), b = load4(s + 4 * p + 4), c = load4(s + 4 * p + 8),
+                  e = load4(s + 4 * p + 12);
+        const V4f t0 = __builtin_shufflevector(a, b, 0, 4, 1, 5), t1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+        const V4f t2 = __builtin_shufflevector(c, e, 0, 4, 1, 5), t3 = __builtin_shufflevector(c, e, 2, 6, 3, 7);
+        store4(d + p, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+        store4(d + dst_c + p, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+        store4(d + 2 * dst_c + p, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+        store4(d + 3 * dst_c + p, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+    }
+    deinterleave_scalar<uint32_t, 4>(s, d, p, w, dst_c);
+}
+// 2-byte elements, 2 to 4 channels: shuffles of 8 lanes; x86 needs SSSE3's pshufb for them
+// (deinterleave_row_for checks the CPU has it), other targets have their own.
+#if defined(__x86_64__) || defined(__i386__)
+#define NDPAD_SHUFFLE16 __attribute__((target("ssse3")))
+#else
+#define NDPAD_SHUFFLE16
+#endif
+typedef uint16_t V8h __attribute__((vector_size(16)));
+
+template <>
+NDPAD_SHUFFLE16 void deinterleave<uint16_t, 2>(const uint16_t *s, uint16_t *d, int64_t w,
+                                               int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 8 <= w; p += 8) {
+        V8h a, b;
+        std::memcpy(&a, s + 2 * p, 16);
+        std::memcpy(&b, s + 2 * p + 8, 16);
+        const V8h r = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+        const V8h g = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+        std::memcpy(d + p, &r, 16);
+        std::memcpy(d + dst_c + p, &g, 16);
+    }
+    deinterleave_scalar<uint16_t, 2>(s, d, p, w, dst_c);
+}
+
+template <>
+NDPAD_SHUFFLE16 void deinterleave<uint16_t, 3>(const uint16_t *s, uint16_t *d, int64_t w,
+                                               int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 8 <= w; p += 8) { // element 3 * pixel + channel of a (0-7), b (8-15), c (16-23)
+        V8h a, b, c;
+        std::memcpy(&a, s + 3 * p, 16);
+        std::memcpy(&b, s + 3 * p + 8, 16);
+        std::memcpy(&c, s + 3 * p + 16, 16);
+        const V8h r0 = __builtin_shufflevector(a, b, 0, 3, 6, 9, 12, 15, 0, 0);
+        const V8h g0 = __builtin_shufflevector(a, b, 1, 4, 7, 10, 13, 0, 0, 0);
+        const V8h b0 = __builtin_shufflevector(a, b, 2, 5, 8, 11, 14, 0, 0, 0);
+        const V8h r = __builtin_shufflevector(r0, c, 0, 1, 2, 3, 4, 5, 10, 13);
+        const V8h g = __builtin_shufflevector(g0, c, 0, 1, 2, 3, 4, 8, 11, 14);
+        const V8h bl = __builtin_shufflevector(b0, c, 0, 1, 2, 3, 4, 9, 12, 15);
+        std::memcpy(d + p, &r, 16);
+        std::memcpy(d + dst_c + p, &g, 16);
+        std::memcpy(d + 2 * dst_c + p, &bl, 16);
+    }
+    deinterleave_scalar<uint16_t, 3>(s, d, p, w, dst_c);
+}
+
+template <>
+NDPAD_SHUFFLE16 void deinterleave<uint16_t, 4>(const uint16_t *s, uint16_t *d, int64_t w,
+                                               int64_t dst_c)
+{
+    int64_t p = 0;
+    for (; p + 8 <= w; p += 8) { // 2 pixels a register: channels 0 and 1, 2 and 3 first
+        V8h a, b, c, e;
+        std::memcpy(&a, s + 4 * p, 16);
+        std::memcpy(&b, s + 4 * p + 8, 16);
+        std::memcpy(&c, s + 4 * p + 16, 16);
+        std::memcpy(&e, s + 4 * p + 24, 16);
+        const V8h ab01 = __builtin_shufflevector(a, b, 0, 4, 8, 12, 1, 5, 9, 13);
+        const V8h ab23 = __builtin_shufflevector(a, b, 2, 6, 10, 14, 3, 7, 11, 15);
+        const V8h ce01 = __builtin_shufflevector(c, e, 0, 4, 8, 12, 1, 5, 9, 13);
+        const V8h ce23 = __builtin_shufflevector(c, e, 2, 6, 10, 14, 3, 7, 11, 15);
+        const V8h c0 = __builtin_shufflevector(ab01, ce01, 0, 1, 2, 3, 8, 9, 10, 11);
+        const V8h c1 = __builtin_shufflevector(ab01, ce01, 4, 5, 6, 7, 12, 13, 14, 15);
+        const V8h c2 = __builtin_shufflevector(ab23, ce23, 0, 1, 2, 3, 8, 9, 10, 11);
+        const V8h c3 = __builtin_shufflevector(ab23, ce23, 4, 5, 6, 7, 12, 13, 14, 15);
+        std::memcpy(d + p, &c0, 16);
+        std::memcpy(d + dst_c + p, &c1, 16);
+        std::memcpy(d + 2 * dst_c + p, &c2, 16);
+        std::memcpy(d + 3 * dst_c + p, &c3, 16);
+    }
+    deinterleave_scalar<uint16_t, 4>(s, d, p, w, dst_c);
+}
+#endif
+
+// One source row of w pixels of `channels` elements of E bytes into `channels` output
+// rows (dst + c * dst_c elements), at offset 0 of each.
+using DeinterleaveRow = void (*)(const void *, void *, int64_t, int64_t, int64_t);
+
+template <typename T, int C>
+void deinterleave_row(const void *s, void *d, int64_t w, int64_t, int64_t dst_c)
+{
+    deinterleave<T, C>(static_cast<const T *>(s), static_cast<T *>(d), w, dst_c);
+}
+
+template <typename T>
+void deinterleave_row_any(const void *s, void *d, int64_t w, int64_t channels, int64_t dst_c)
+{
+    deinterleave_any<T>(static_cast<const T *>(s), static_cast<T *>(d), w, channels, dst_c);
+}
+
+template <typename T>
+DeinterleaveRow deinterleave_for_channels(int64_t channels)
+{
+#if defined(NDPAD_SHUFFLE) && (defined(__x86_64__) || defined(__i386__))
+    if (sizeof(T) == 2 && !__builtin_cpu_supports("ssse3")) return deinterleave_row_any<T>;
+#endif
+    if (sizeof(T) != 2 && sizeof(T) != 4) return deinterleave_row_any<T>; // not specialized
+    switch (channels) {
+    case 2: return deinterleave_row<T, 2>;
+    case 3: return deinterleave_row<T, 3>;
+    case 4: return deinterleave_row<T, 4>;
+    default: return deinterleave_row_any<T>;
+    }
+}
+
+DeinterleaveRow deinterleave_row_for(int64_t elem, int64_t channels)
+{
+    switch (elem) { // 1-byte elements: torch's transpose is as fast as the scalar loop
+    case 2: return deinterleave_for_channels<uint16_t>(channels);
+    case 4: return deinterleave_for_channels<uint32_t>(channels);
+    case 8: return deinterleave_for_channels<uint64_t>(channels);
+    default: return nullptr;
+    }
+}
+
+// The left and right borders of `channels` output rows (row + c * dst_c elements) of
+// left + w + right elements, from the row's w interior elements. A few elements each (a
+// call to memcpy would cost more than the copy).
+using RowBorders = void (*)(char *, int64_t, int64_t, int64_t, int64_t, int64_t);
+
+template <typename T>
+void row_borders(char *row, int64_t channels, int64_t dst_c, int64_t w, int64_t left,
+                 int64_t right)
+{
+    for (int64_t c = 0; c < channels; c++) {
+        T *r = reinterpret_cast<T *>(row) + c * dst_c;
+        for (int64_t i = 0; i < left; i++) r[i] = r[w + i];
+        for (int64_t i = 0; i < right; i++) r[left + w + i] = r[left + i];
+    }
+}
+
+RowBorders row_borders_for(int64_t elem)
+{
+    switch (elem) {
+    case 1: return row_borders<uint8_t>;
+    case 2: return row_borders<uint16_t>;
+    case 4: return row_borders<uint32_t>;
+    case 8: return row_borders<uint64_t>;
+    default: return nullptr;
+    }
+}
+
+// transposing_wrap's pixels under 64 bytes: every output row made whole, see above.
+at::Tensor deinterleaving_wrap(const at::Tensor &x, const std::vector<int64_t> &begin,
+                               const std::vector<int64_t> &end)
+{
+    const int64_t ndim = x.dim(), e = x.element_size(), channels = x.size(1);
+    const DeinterleaveRow row = deinterleave_row_for(e, channels);
+    const RowBorders borders = row_borders_for(e);
+    if (row == nullptr || borders == nullptr) return at::Tensor();
+    std::vector<int64_t> shape(ndim);
+    for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
+    at::Tensor out = at::empty(shape, x.options());
+    const int64_t n = x.size(0), w = x.size(ndim - 1);
+    const int64_t left = begin[ndim - 1], right = end[ndim - 1];
+    // output rows: (batch, the output's spatial indices but the last)
+    int64_t rows_per_n = 1;
+    for (int64_t k = 2; k < ndim - 1; k++) rows_per_n *= shape[k];
+    const char *in = static_cast<const char *>(x.data_ptr());
+    char *o = static_cast<char *>(out.data_ptr());
+    const at::IntArrayRef os = out.strides(), xs = x.strides();
+    const int64_t dst_c = os[1];
+    auto run_rows = [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; r++) {
+            const int64_t b = r / rows_per_n;
+            int64_t rest = r % rows_per_n, dst = b * os[0], src = b * xs[0];
+            for (int64_t k = ndim - 2; k >= 2; k--) { // output index i, source (i - begin) mod d
+                const int64_t i = rest % shape[k], d = x.size(k);
+                rest /= shape[k];
+                dst += i * os[k];
+                src += ((i - begin[k]) % d + d) % d * xs[k];
+            }
+            char *d0 = o + dst * e;
+            row(in + src * e, d0 + left * e, w, channels, dst_c);
+            if (left > 0 || right > 0) borders(d0, channels, dst_c, w, left, right);
+        }
+    };
+    // output rows of (w + left + right) * channels elements: 16 KB or more per task
+    const int64_t row_bytes = std::max<int64_t>(1, shape[ndim - 1] * channels * e);
+    const int64_t grain = std::max<int64_t>(1, 16384 / row_bytes);
+    at::parallel_for(0, n * rows_per_n, grain, run_rows);
+    g_routed++;
+    return out;
+}
+
 // The circular pad of a dense channels_last `x` (4-D or 5-D) into a new contiguous tensor,
 // pads (begin, end) >= 0 on the spatial dimensions only and at most their size (torch's
 // circular; larger ones repeat: libndpad's path). Undefined tensor: not such a pad.
@@ -518,15 +808,15 @@ at::Tensor transposing_wrap(const at::Tensor &x, const std::vector<int64_t> &beg
         return at::Tensor();
     const at::MemoryFormat cl =
         ndim == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
-    // a pixel of a cache line or more (the strides torch's transpose is slow at; with fewer
-    // channels, 3 of an RGB image, it runs near a copy and this one would not beat it)
-    if (!x.is_contiguous(cl) || x.is_contiguous() || x.size(1) * x.element_size() < 64)
+    if (!x.is_contiguous(cl) || x.is_contiguous() || begin[0] || end[0] || begin[1] || end[1])
         return at::Tensor();
-    const TransposeRow row = transpose_row_for(x.element_size());
-    if (row == nullptr || begin[0] || end[0] || begin[1] || end[1]) return at::Tensor();
     for (int64_t k = 2; k < ndim; k++)
         if (begin[k] < 0 || end[k] < 0 || begin[k] > x.size(k) || end[k] > x.size(k))
             return at::Tensor();
+    // pixels under a cache line (3 channels of an RGB image): deinterleaved row by row
+    if (x.size(1) * x.element_size() < 64) return deinterleaving_wrap(x, begin, end);
+    const TransposeRow row = transpose_row_for(x.element_size());
+    if (row == nullptr) return at::Tensor();
     std::vector<int64_t> shape(ndim);
     for (int64_t k = 0; k < ndim; k++) shape[k] = x.size(k) + begin[k] + end[k];
     at::Tensor out = at::empty(shape, x.options());
@@ -580,12 +870,19 @@ bool circular_routable(const at::Tensor &x, at::IntArrayRef pad, CircularPads &c
         padded_numel(x, pad) < g_threshold.load() || !plain_tensor(x))
         return false;
     // channels_last in, contiguous out, with pixels smaller than a cache line (an RGB
-    // image): above 4096 elements a transpose first either way (circular_forward), which
-    // torch's kernel does as fast as ndpad's (1x224x224x3: 0.84-0.98x routed), so torch
-    // keeps it
+    // image): the elements of 2, 4 and 8 bytes of a dense channels_last tensor padded
+    // (no crop) are deinterleaved row by row (transposing_wrap); the rest would be a
+    // transpose first (circular_forward), which torch's kernel does as fast as ndpad's
+    // (1x224x224x3: 0.84-0.98x routed; uint8: 1.0x deinterleaved), so torch keeps it
     if ((ndim == 4 || ndim == 5) && x.size(1) * x.element_size() < 64 && x.numel() >= 4096 &&
-        !x.is_contiguous() && x.suggest_memory_format() != at::MemoryFormat::Contiguous)
-        return false;
+        !x.is_contiguous() && x.suggest_memory_format() != at::MemoryFormat::Contiguous) {
+        const int64_t e = x.element_size();
+        bool deinterleaved = (e == 2 || e == 4 || e == 8) &&
+                             x.is_contiguous(ndim == 4 ? at::MemoryFormat::ChannelsLast
+                                                       : at::MemoryFormat::ChannelsLast3d);
+        for (int64_t p : pad) deinterleaved = deinterleaved && p >= 0;
+        if (!deinterleaved) return false;
+    }
     // torch 2 pads the last pad.size() / 2 dimensions after a batch and a channel
     // dimension, or after a channel dimension only (unbatched input)
     const int64_t first = ndim - static_cast<int64_t>(pad.size() / 2);

@@ -116,7 +116,7 @@ def test_native_kernels_are_the_operators_cpu_and_autograd_cpu_kernels():
 def test_circular_on_channels_last_transposes_in_blocks():
     """Circular padding of a channels_last tensor gives a contiguous one (torch's layout):
     the native kernels transpose it in blocks as they pad (pixels of 64 bytes or more),
-    else transpose first. Every element size, 4-D and 5-D, pads up to the size, crops
+    deinterleave it row by row (smaller pixels of 2, 4 or 8 bytes), else transpose first. Every element size, 4-D and 5-D, pads up to the size, crops
     first; ndpad.torch.pad, crop_pad and the installed F.pad against torch's F.pad."""
     cases = 0
     for dtype in (torch.bool, torch.uint8, torch.bfloat16, torch.float32, torch.float64,
@@ -141,6 +141,57 @@ def test_circular_on_channels_last_transposes_in_blocks():
                     same(nt.crop_pad(x, pb, pe, "circular"), want)
                 cases += 1
     assert cases == 6 * 13, cases
+
+
+def _bits(t):
+    """The tensor's bit patterns (floats compared bit for bit: -0.0, NaN payloads)."""
+    ints = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+    return t.view(ints[t.element_size()]) if t.is_floating_point() else t
+
+
+def test_circular_on_channels_last_small_pixels_deinterleave():
+    """Channels_last pixels under 64 bytes (an RGB image): the native kernels deinterleave
+    each source row (its index wrapped) into the channel rows of the contiguous output,
+    2- and 4-byte elements with vector shuffles for 2 to 4 channels, a loop for the rest.
+    Widths with and without a tail of pixels, 4-D and 5-D, pads from none to the size, crops
+    first; ndpad.torch.pad and the installed F.pad against torch's F.pad, bit for bit, and
+    the installed F.pad runs ndpad's kernel where it deinterleaves."""
+    cases = 0
+    for dtype in (torch.float32, torch.bfloat16, torch.float16, torch.int32, torch.float64,
+                  torch.uint8):
+        for channels in (1, 2, 3, 4, 5, 8, 15):
+            if channels * torch.empty((), dtype=dtype).element_size() >= 64:
+                continue
+            for shape in ((2, channels, 37, 41), (1, channels, 30, 64), (1, channels, 3, 9, 21)):
+                x = sample(dtype, "contiguous", shape, seed=channels)
+                if dtype.is_floating_point:  # every bit pattern: NaNs, infinities, -0.0
+                    x = torch.randint(-2**15, 2**15, shape, dtype=torch.int16,
+                                      generator=torch.Generator().manual_seed(1))
+                    x = x.view(torch.uint8).view(dtype) if dtype.itemsize == 1 else \
+                        x.repeat_interleave(dtype.itemsize // 2, -1).view(dtype)
+                    x = x.reshape(shape) if x.shape != shape else x
+                x = x.contiguous(memory_format=torch.channels_last if x.dim() == 4
+                                 else torch.channels_last_3d)
+                w = shape[-1]
+                for pad in ((1, 1, 1, 1), (0, 3, 2, 0), (w, w, 3, 30), (7, 0, 0, 1),
+                            (-2, 3, 1, -1), (1, 2, 3, 3, 0, 2), (w, 1, 9, 9, 3, 3)):
+                    if len(pad) // 2 != x.dim() - 2 or max(pad[-1], pad[-2]) > shape[2]:
+                        continue
+                    want = F.pad(x, pad, "circular")
+                    got = nt.pad(x, pad, "circular")
+                    same(_bits(got), _bits(want))
+                    try:
+                        nt.install(threshold=0)
+                        before = torch.ops.ndpad.calls()[0] if nt.backend() == "native" else 0
+                        got = F.pad(x, pad, "circular")
+                        if nt.backend() == "native" and min(pad) >= 0 and \
+                                x.element_size() in (2, 4, 8) and channels > 1:
+                            assert torch.ops.ndpad.calls()[0] > before, (dtype, shape, pad)
+                    finally:
+                        nt.uninstall()
+                    same(_bits(got), _bits(want))
+                    cases += 1
+    assert cases == 480, cases
 
 
 class PadModel(torch.nn.Module):
