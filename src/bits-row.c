@@ -3,7 +3,11 @@
  * along the row (period d, 2 (d - 1) and 2 d), so the runs of one window of at least a
  * period around the interior are copied from the source (forward or reversed) and the rest
  * of the row is that window repeated, by copies of what the row already holds that double
- * in length (a pad a thousand times the input costs ten copies, not a thousand runs). */
+ * in length (a pad a thousand times the input costs ten copies, not a thousand runs). The
+ * window and its runs are the same for every row (ndpad_bits_window, found once per
+ * execution); its long runs' whole bytes are the kernels' and the rest of it, the borders
+ * and the bytes they share with the interior, is composed in a register and stored as
+ * whole bytes (periodic_composed). */
 #include "bits-row.h"
 
 #include "bits-copy.h"
