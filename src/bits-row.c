@@ -209,7 +209,7 @@ static uint64_t gather(const row_ctx *c, const run *runs, int count, int64_t e0,
  * the 64 bits before it (rewriting bits of the store before with their value). */
 static void compose(const row_ctx *c, const run *runs, int count, int64_t q0, int64_t q1)
 {
-    const int64_t bits = c->bits;
+    const int lg = (int)(c->bits >> 1); /* log2 of the element size (1, 2, 4) */
     for (int64_t q = q0; q < q1;) {
         int64_t len = 64 - ((c->out_bit + q) & 7);
         if (len > q1 - q) {
@@ -217,7 +217,7 @@ static void compose(const row_ctx *c, const run *runs, int count, int64_t q0, in
             if (q1 - 64 >= q0 && ((c->out_bit + q1) & 7) == 0) q = q1 - 64, len = 64;
         }
         ndpad_bits_store_word(c->out, c->out_bit + q, (unsigned)len,
-                              gather(c, runs, count, q / bits, (q + len) / bits));
+                              gather(c, runs, count, q >> lg, (q + len) >> lg));
         q += len;
     }
 }
@@ -240,7 +240,8 @@ static int64_t byte_ceil(const row_ctx *c, int64_t q)
 static bool periodic_composed(const row_ctx *c, const ndpad_bits_window *w)
 {
     const int64_t bits = c->bits;
-    if (w->count == 0 || c->out_bit % bits != 0) return false;
+    if (w->count == 0 || (c->out_bit & (bits - 1)) != 0) return false;
+    const int lg = (int)(bits >> 1); /* log2 of 1, 2, 4: element indices by shifts */
     const run *runs = w->runs;
     const int count = w->count;
     int64_t done = w->lo * bits; /* row bits written */
@@ -249,9 +250,9 @@ static bool periodic_composed(const row_ctx *c, const ndpad_bits_window *w)
         if (r->n * bits < NDPAD_BITS_LONG_RUN) continue;
         const int64_t q0 = byte_ceil(c, r->o * bits), q1 = byte_floor(c, (r->o + r->n) * bits);
         if (q0 > done) compose(c, runs, count, done, q0);
-        /* the run's whole bytes: elements [q0 / bits, q1 / bits) */
-        const run whole = {q0 / bits, (q1 - q0) / bits,
-                           r->dir > 0 ? r->i + (q0 / bits - r->o) : r->i - (q0 / bits - r->o),
+        /* the run's whole bytes: elements [q0 / bits, q1 / bits) (q0, q1 >= 0) */
+        const run whole = {q0 >> lg, (q1 - q0) >> lg,
+                           r->dir > 0 ? r->i + ((q0 >> lg) - r->o) : r->i - ((q0 >> lg) - r->o),
                            r->dir};
         write_run(c, &whole);
         done = q1;
