@@ -63,48 +63,6 @@ void ndpad_bits_copy(const ndpad_bits_kernels *k, uint8_t *dst, int64_t dst_bit,
     }
 }
 
-/* The 64 / bits elements of w in reverse order. */
-static inline uint64_t reverse_word(uint64_t w, unsigned bits)
-{
-    if (bits <= 1) w = ((w & 0x5555555555555555ull) << 1) | ((w >> 1) & 0x5555555555555555ull);
-    if (bits <= 2) w = ((w & 0x3333333333333333ull) << 2) | ((w >> 2) & 0x3333333333333333ull);
-    w = ((w & 0x0F0F0F0F0F0F0F0Full) << 4) | ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
-    return __builtin_bswap64(w);
-}
-
-typedef unsigned __int128 bits128;
-
-/* `count` (1 .. 64) bits at bit position `bit` of src, reading only the bytes they cover. */
-static inline uint64_t load_word(const uint8_t *src, int64_t bit, unsigned count)
-{
-    const uint8_t *p = byte_of(src, bit);
-    const unsigned shift = (unsigned)(bit & 7), bytes = (shift + count + 7) / 8;
-    bits128 v = 0;
-    for (unsigned i = 0; i < bytes; i++) v |= (bits128)p[i] << (8 * i);
-    v >>= shift;
-    return count == 64 ? (uint64_t)v : (uint64_t)v & (((uint64_t)1 << count) - 1);
-}
-
-/* `count` (1 .. 64) bits at bit position `bit` of dst = the low bits of v: bytes it covers
- * whole are stored, its partial first and last byte read-modify-write (a read of an output
- * line waits for memory when no store has brought it in yet). */
-static inline void store_word(uint8_t *dst, int64_t bit, unsigned count, uint64_t v)
-{
-    uint8_t *p = dst + (bit >> 3);
-    const unsigned shift = (unsigned)(bit & 7), end = shift + count, bytes = (end + 7) / 8;
-    const bits128 bits = (bits128)v << shift;
-    for (unsigned i = 0; i < bytes; i++) {
-        const unsigned lo = i == 0 ? shift : 0, hi = 8 * i + 8 <= end ? 8 : end - 8 * i;
-        const uint8_t b = (uint8_t)(bits >> (8 * i));
-        if (lo == 0 && hi == 8) {
-            p[i] = b;
-        } else {
-            const unsigned mask = ((1u << (hi - lo)) - 1) << lo;
-            p[i] = (uint8_t)((p[i] & ~mask) | (b & mask));
-        }
-    }
-}
-
 /* Short reversed runs (a border of a few elements): 64 bits at a time through a register. */
 #define NDPAD_BITS_WORD_RUN 64
 
@@ -116,8 +74,9 @@ static void copy_reversed_words(uint8_t *dst, int64_t dst_bit, const uint8_t *sr
         const int64_t n = elems - done < per_word ? elems - done : per_word;
         const unsigned nbits = (unsigned)(n * bits);
         const int64_t from = src_bit + (elems - done - n) * (int64_t)bits;
-        const uint64_t w = reverse_word(load_word(src, from, nbits), bits);
-        store_word(dst, dst_bit + done * (int64_t)bits, nbits, nbits == 64 ? w : w >> (64 - nbits));
+        const uint64_t w = ndpad_bits_reverse_word(ndpad_bits_load_word(src, from, nbits), bits);
+        ndpad_bits_store_word(dst, dst_bit + done * (int64_t)bits, nbits,
+                              nbits == 64 ? w : w >> (64 - nbits));
         done += n;
     }
 }

@@ -3,7 +3,11 @@
  * along the row (period d, 2 (d - 1) and 2 d), so the runs of one window of at least a
  * period around the interior are copied from the source (forward or reversed) and the rest
  * of the row is that window repeated, by copies of what the row already holds that double
- * in length (a pad a thousand times the input costs ten copies, not a thousand runs). */
+ * in length (a pad a thousand times the input costs ten copies, not a thousand runs). The
+ * window and its runs are the same for every row (ndpad_bits_window, found once per
+ * execution); its long runs' whole bytes are the kernels' and the rest of it, the borders
+ * and the bytes they share with the interior, is composed in a register and stored as
+ * whole bytes (periodic_composed). */
 #include "bits-row.h"
 
 #include "bits-copy.h"
@@ -129,11 +133,7 @@ static void periodic_run(int32_t mode, const ndpad_axis *a, int64_t o, int64_t *
     }
 }
 
-/* One run of a periodic row: output [o, o + n) from source index i, forward or backward. */
-typedef struct run {
-    int64_t o, n, i;
-    int dir;
-} run;
+typedef ndpad_bits_span run;
 
 static void write_run(const row_ctx *c, const run *r)
 {
@@ -170,21 +170,142 @@ static void periodic_direct(const row_ctx *c, const ndpad_axis *a, int32_t mode,
     while (count > 0) write_run(c, &runs[--count]);
 }
 
-static void row_periodic(const row_ctx *c, const ndpad_axis *a, int32_t mode, bool skip_interior)
+/* The composed window: runs of at least this many bits have the bytes they cover whole
+ * written by the kernels; everything else of the window (the short runs, a border of a few
+ * elements, and the byte a border shares with the interior's run) is built in a register,
+ * 64 bits at a time, and stored as whole bytes: no byte store per element, no read of the
+ * output (a read of a line no store has brought in waits for memory), where the row's ends
+ * are bytes of its own. */
+#define NDPAD_BITS_LONG_RUN 512
+
+/* The bits of output elements [e0, e1) (inside run r, at most 64 bits), at bit 0. */
+static uint64_t run_word(const row_ctx *c, const run *r, int64_t e0, int64_t e1)
 {
+    const unsigned nbits = (unsigned)((e1 - e0) * c->bits);
+    if (r->dir > 0)
+        return ndpad_bits_load_word(c->in, c->in_bit + (r->i + e0 - r->o) * c->bits, nbits);
+    /* backward: e1 - 1 comes from the lowest source index */
+    const int64_t from = r->i - (e1 - 1 - r->o);
+    const uint64_t w =
+        ndpad_bits_reverse_word(ndpad_bits_load_word(c->in, c->in_bit + from * c->bits, nbits),
+                                c->bits);
+    return nbits == 64 ? w : w >> (64 - nbits);
+}
+
+/* Output elements [e0, e1) (at most 64 bits) from the runs (sorted, covering them). */
+static uint64_t gather(const row_ctx *c, const run *runs, int count, int64_t e0, int64_t e1)
+{
+    uint64_t w = 0;
+    for (int k = 0; k < count && runs[k].o < e1; k++) {
+        const int64_t a = runs[k].o > e0 ? runs[k].o : e0;
+        const int64_t b = runs[k].o + runs[k].n < e1 ? runs[k].o + runs[k].n : e1;
+        if (a < b) w |= run_word(c, &runs[k], a, b) << ((a - e0) * c->bits);
+    }
+    return w;
+}
+
+/* Row bits [q0, q1) (from the row's first bit; element boundaries) from the runs, 64 bits
+ * a store: the first store ends on a byte boundary, and when q1 is one the last store is
+ * the 64 bits before it (rewriting bits of the store before with their value). */
+static void compose(const row_ctx *c, const run *runs, int count, int64_t q0, int64_t q1)
+{
+    const int lg = (int)(c->bits >> 1); /* log2 of the element size (1, 2, 4) */
+    for (int64_t q = q0; q < q1;) {
+        int64_t len = 64 - ((c->out_bit + q) & 7);
+        if (len > q1 - q) {
+            len = q1 - q;
+            if (q1 - 64 >= q0 && ((c->out_bit + q1) & 7) == 0) q = q1 - 64, len = 64;
+        }
+        ndpad_bits_store_word(c->out, c->out_bit + q, (unsigned)len,
+                              gather(c, runs, count, q >> lg, (q + len) >> lg));
+        q += len;
+    }
+}
+
+/* Row bits down to / up to a byte boundary of the output. */
+static int64_t byte_floor(const row_ctx *c, int64_t q)
+{
+    return q - ((c->out_bit + q) & 7);
+}
+
+static int64_t byte_ceil(const row_ctx *c, int64_t q)
+{
+    return q + ((8 - ((c->out_bit + q) & 7)) & 7);
+}
+
+/* The window of a periodic row, composed (see NDPAD_BITS_LONG_RUN), left to right, from
+ * its runs (the same for every row). False (nothing written) when it does not apply: byte
+ * boundaries that split an element (an output bit offset that is not a multiple of the
+ * element size), or a window of more runs than it keeps. */
+static bool periodic_composed(const row_ctx *c, const ndpad_bits_window *w)
+{
+    const int64_t bits = c->bits;
+    if (w->count == 0 || (c->out_bit & (bits - 1)) != 0) return false;
+    const int lg = (int)(bits >> 1); /* log2 of 1, 2, 4: element indices by shifts */
+    const run *runs = w->runs;
+    const int count = w->count;
+    int64_t done = w->lo * bits; /* row bits written */
+    for (int k = 0; k < count; k++) {
+        const run *r = &runs[k];
+        if (r->n * bits < NDPAD_BITS_LONG_RUN) continue;
+        const int64_t q0 = byte_ceil(c, r->o * bits), q1 = byte_floor(c, (r->o + r->n) * bits);
+        if (q0 > done) compose(c, runs, count, done, q0);
+        /* the run's whole bytes: elements [q0 / bits, q1 / bits) (q0, q1 >= 0) */
+        const run whole = {q0 >> lg, (q1 - q0) >> lg,
+                           r->dir > 0 ? r->i + ((q0 >> lg) - r->o) : r->i - ((q0 >> lg) - r->o),
+                           r->dir};
+        write_run(c, &whole);
+        done = q1;
+    }
+    if (w->hi * bits > done) compose(c, runs, count, done, w->hi * bits);
+    return true;
+}
+
+static wide period_of(int32_t mode, int64_t d)
+{
+    return mode == NDPAD_WRAP ? d : (mode == NDPAD_REFLECT ? 2 * (wide)(d - 1) : 2 * (wide)d);
+}
+
+void ndpad_bits_window_init(const ndpad_bits_plan *plan, ndpad_bits_window *w)
+{
+    const ndpad_axis *a = &plan->axis[plan->rank - 1];
+    const int32_t mode = plan->mode;
+    w->lo = w->hi = 0, w->count = 0;
+    if (mode == NDPAD_CONSTANT || mode == NDPAD_EDGE || a->n == 0 || a->d <= 1) return;
     const int64_t n = a->n, d = a->d;
-    const wide period =
-        mode == NDPAD_WRAP ? d : (mode == NDPAD_REFLECT ? 2 * (wide)(d - 1) : 2 * (wide)d);
+    const wide period = period_of(mode, d);
     /* the window read from the source: a period before the interior, the interior and a
      * period after it, within the row; at least a period long unless it is the whole row */
     int64_t lo = clamp_wide((wide)a->b - period, 0, n);
     if ((wide)n - lo < period) lo = clamp_wide((wide)n - period, 0, n);
-    int64_t hi = clamp_wide((wide)lo + 2 * period + d, lo, n);
+    w->lo = lo;
+    w->hi = clamp_wide((wide)lo + 2 * period + d, lo, n);
+    for (int64_t o = w->lo; o < w->hi;) {
+        if (w->count == NDPAD_BITS_WINDOW_RUNS) {
+            w->count = 0; /* too many: the rows take the general path */
+            return;
+        }
+        int64_t i;
+        int dir;
+        wide len;
+        periodic_run(mode, a, o, &i, &dir, &len);
+        const int64_t m = len < w->hi - o ? (int64_t)len : w->hi - o;
+        w->runs[w->count++] = (run){o, m, i, dir};
+        o += m;
+    }
+}
+
+static void row_periodic(const row_ctx *c, const ndpad_axis *a, int32_t mode,
+                         const ndpad_bits_window *w, bool skip_interior)
+{
+    const int64_t n = a->n, d = a->d;
+    const wide period = period_of(mode, d);
+    int64_t lo = w->lo, hi = w->hi;
     if (skip_interior) {
         /* in place: the interior [b, b + d) lies inside the window and holds the input */
         periodic_direct(c, a, mode, lo, a->b);
         periodic_direct(c, a, mode, a->b + d, hi);
-    } else {
+    } else if (!periodic_composed(c, w)) {
         periodic_direct(c, a, mode, lo, hi);
     }
     /* the rest repeats the window: copies of whole periods of it, doubling */
@@ -202,8 +323,9 @@ static void row_periodic(const row_ctx *c, const ndpad_axis *a, int32_t mode, bo
     }
 }
 
-void ndpad_bits_row(const ndpad_bits_plan *plan, uint8_t *out, int64_t out_bit, const uint8_t *in,
-                    int64_t in_bit, bool pad_row, bool skip_interior)
+void ndpad_bits_row(const ndpad_bits_plan *plan, const ndpad_bits_window *w, uint8_t *out,
+                    int64_t out_bit, const uint8_t *in, int64_t in_bit, bool pad_row,
+                    bool skip_interior)
 {
     const ndpad_axis *a = &plan->axis[plan->rank - 1];
     const row_ctx c = {&plan->kernels, out, out_bit, in, in_bit, plan->bits};
@@ -238,6 +360,6 @@ void ndpad_bits_row(const ndpad_bits_plan *plan, uint8_t *out, int64_t out_bit, 
             }
             return;
         }
-        row_periodic(&c, a, plan->mode, skip_interior);
+        row_periodic(&c, a, plan->mode, w, skip_interior);
     }
 }

@@ -109,6 +109,8 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
     for (int32_t k = 0; k < outer; k++)
         src[k] = ndpad_bits_axis_source(plan->mode, &plan->axis[k], o[k]);
     const int64_t row_bits = plan->axis[outer].n * bits;
+    ndpad_bits_window window;
+    ndpad_bits_window_init(plan, &window);
     const uint64_t in_row_bits = (uint64_t)plan->axis[outer].d * (uint64_t)bits; /* a guess */
     for (int64_t r = r0; r < r1; r++) {
         int64_t out_bit = plan->out_bit_offset;
@@ -144,7 +146,7 @@ static void run_rows(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *ou
                 prefetch_bits(in, from + in_row_bits - 1, 0);
             }
         }
-        ndpad_bits_row(plan, out, out_bit, in, in_bit, pad, in_place && interior);
+        ndpad_bits_row(plan, &window, out, out_bit, in, in_bit, pad, in_place && interior);
         for (int32_t k = outer - 1; k >= 0; k--) {
             if (++o[k] < plan->axis[k].n) {
                 src[k] = ndpad_bits_axis_source(plan->mode, &plan->axis[k], o[k]);
