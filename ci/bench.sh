@@ -205,6 +205,7 @@ fi
 
 : >"$results/torch.txt"
 : >"$results/torch-pool.txt"
+: >"$results/load-torch.txt"
 # ndpad.torch needs torch >= 2.4: the venv's (NDPAD_BENCH_PYTHON; main-job.sh makes it).
 if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 4))' 2>/dev/null; then
     echo
@@ -213,7 +214,11 @@ if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.spli
     echo
     NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_pool.py \
         | tee "$results/torch-pool.txt" || say "warning: python/bench/bench_torch_pool.py failed"
+    echo   # torch's own F.pad under ndpad-bench-load's loads: load.txt's torch column
+    PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_load.py \
+        --calls="${NDPAD_LOAD_CALLS:-401}" --bench-load="$load" \
+        | tee "$results/load-torch.txt" || say "warning: python/bench/bench_torch_load.py failed"
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, sides.md, torch.txt, torch-pool.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, load-torch.txt, sides.md, torch.txt, torch-pool.txt)"
