@@ -14,26 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-timing.h"
 #include "ndpad.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 #define MAX_ROUNDS 401
 #define SIDE       4096
@@ -105,17 +87,18 @@ int main(int argc, char **argv)
             memcpy(copy, out, out_bytes);
         }
         for (int r = 0; r < rounds; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             ndpad_bits_execute(plan, in, out);
-            double t1 = now();
+            double t1 = bench_now();
             memcpy(copy, in + (r & 1), out_bytes < in_bytes - 1 ? out_bytes : in_bytes - 1);
             memcpy(copy + in_bytes - 1, in,
                    out_bytes > in_bytes - 1 ? out_bytes - (in_bytes - 1) : 0);
-            double t2 = now();
+            double t2 = bench_now();
             t_bits[r] = t1 - t0, t_copy[r] = t2 - t1, ratio[r] = t_bits[r] / t_copy[r];
         }
-        const double rm = median(ratio, rounds);
-        const double ms_bits = 1e3 * median(t_bits, rounds), ms_copy = 1e3 * median(t_copy, rounds);
+        const double rm = bench_median(ratio, rounds);
+        const double ms_bits = 1e3 * bench_median(t_bits, rounds),
+                     ms_copy = 1e3 * bench_median(t_copy, rounds);
         const bool met = threads != 1 || rm <= k->target;
         if (!met) missed++;
         printf("%-28s %10.2f %10.3f %10.3f %8.2f %6.1fx %s%s\n", k->name,

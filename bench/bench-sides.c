@@ -15,32 +15,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-timing.h"
 #include "ndpad.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 #define MAX_ROUNDS 401
 #define VARIANTS   4 /* single, all sides equal, four side values, per channel */
 
 static const char *const variant_names[VARIANTS] = {"single constant", "per side, all equal",
                                                     "per side, 4 values", "per channel"};
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), by_value);
-    return v[n / 2];
-}
 
 static void die(const char *what)
 {
@@ -86,15 +68,15 @@ static void run_case(const char *name, const int64_t *shape, const int64_t *pads
         /* the order rotates, so that no variant always follows the same one */
         for (int i = 0; i < VARIANTS; i++) {
             const int v = (i + r) % VARIANTS;
-            const double t0 = now();
+            const double t0 = bench_now();
             if (ndpad_execute(plan[v], in, out) != NDPAD_OK) die("execute");
-            t[v][r] = now() - t0;
+            t[v][r] = bench_now() - t0;
         }
         for (int v = 0; v < VARIANTS; v++) ratio[v][r] = t[v][r] / t[0][r];
     }
     for (int v = 0; v < VARIANTS; v++) {
-        const double ms = median(t[v], rounds) * 1e3;
-        qsort(ratio[v], (size_t)rounds, sizeof(double), by_value);
+        const double ms = bench_median(t[v], rounds) * 1e3;
+        qsort(ratio[v], (size_t)rounds, sizeof(double), bench_by_value);
         printf("| %-22s | plan     | %-20s | %d | %8.4f | %5.2fx (%4.2f..%4.2f) |\n", name,
                variant_names[v], threads, ms, ratio[v][rounds / 2], ratio[v][rounds / 4],
                ratio[v][3 * rounds / 4]);
@@ -104,7 +86,7 @@ static void run_case(const char *name, const int64_t *shape, const int64_t *pads
     for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < VARIANTS; i++) {
             const int v = (i + r) % VARIANTS;
-            const double t0 = now();
+            const double t0 = bench_now();
             ndpad_status st = NDPAD_OK;
             if (v == 0)
                 st = use == NULL ? ndpad_pad(&p, in, out) : ndpad_execute(plan[0], in, out);
@@ -113,13 +95,13 @@ static void run_case(const char *name, const int64_t *shape, const int64_t *pads
             else
                 st = ndpad_pad_sides(&p, v == 1 ? equal : four, use, in, out);
             if (st != NDPAD_OK) die("one-shot");
-            t[v][r] = now() - t0;
+            t[v][r] = bench_now() - t0;
         }
         for (int v = 0; v < VARIANTS; v++) ratio[v][r] = t[v][r] / t[0][r];
     }
     for (int v = 0; v < VARIANTS; v++) {
-        const double ms = median(t[v], rounds) * 1e3;
-        qsort(ratio[v], (size_t)rounds, sizeof(double), by_value);
+        const double ms = bench_median(t[v], rounds) * 1e3;
+        qsort(ratio[v], (size_t)rounds, sizeof(double), bench_by_value);
         printf("| %-22s | one-shot | %-20s | %d | %8.4f | %5.2fx (%4.2f..%4.2f) |\n", name,
                variant_names[v], threads, ms, ratio[v][rounds / 2], ratio[v][rounds / 4],
                ratio[v][3 * rounds / 4]);

@@ -186,21 +186,11 @@ static void generate(uint64_t seed, int64_t index, bits_case *c)
 static void reach(int32_t rank, const int64_t *extents, const int64_t *strides, int64_t offset,
                   int64_t bits, int64_t *first, int64_t *past)
 {
-    int64_t dense[RANK_MAX], lo = 0, hi = 0;
+    int64_t lo, hi;
     *first = *past = 0; /* an empty tensor has no bits (its offset may be anything) */
     for (int32_t k = 0; k < rank; k++)
         if (extents[k] == 0) return;
-    if (strides == NULL) {
-        ndpad_ref_dense_strides(rank, extents, dense);
-        strides = dense;
-    }
-    for (int32_t k = 0; k < rank; k++) {
-        const int64_t step = (extents[k] - 1) * strides[k];
-        if (step < 0)
-            lo += step;
-        else
-            hi += step;
-    }
+    ndpad_ref_span(rank, extents, strides, &lo, &hi);
     *first = offset + lo * bits;
     *past = offset + (hi + 1) * bits;
 }

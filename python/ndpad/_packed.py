@@ -123,6 +123,15 @@ def _run(packed, shape, bits, mode, pads_begin, pads_end, interior, value, bit_o
     return result
 
 
+def _common_args(bits, threads, shape, mode):
+    """pad_packed's and crop_pad_packed's bits, threads and shape, checked; the mode too."""
+    bits, threads, shape = _bits_arg(bits), threads_arg(threads), _shape_arg(shape)
+    if not isinstance(mode, str) or mode not in _PACKED_MODES:
+        raise ValueError("mode %r is not supported for packed elements (one of %s)"
+                         % (mode, ", ".join(_PACKED_MODES)))
+    return bits, threads, shape
+
+
 def pad_packed(packed, shape, pad_width, mode="constant", *, bits, constant_values=0,
                bit_offset=0, threads=0, out=None, out_bit_offset=0):
     """numpy.pad of a tensor of `bits`-bit elements packed in bytes (first element in the
@@ -142,12 +151,7 @@ def pad_packed(packed, shape, pad_width, mode="constant", *, bits, constant_valu
 
     Returns a new uint8 array of ceil(n * bits / 8) bytes for the n elements of
     numpy.pad's output shape (the last byte's spare high bits zero), or `out`."""
-    bits = _bits_arg(bits)
-    threads = threads_arg(threads)
-    shape = _shape_arg(shape)
-    if not isinstance(mode, str) or mode not in _PACKED_MODES:
-        raise ValueError("mode %r is not supported for packed elements (one of %s)"
-                         % (mode, ", ".join(_PACKED_MODES)))
+    bits, threads, shape = _common_args(bits, threads, shape, mode)
     widths = pad_widths(pad_width, len(shape))
     value = _value_byte(constant_values, bits) if mode == "constant" else 0
     return _run(packed, shape, bits, mode, [b for b, _ in widths], [e for _, e in widths],
@@ -162,12 +166,7 @@ def crop_pad_packed(packed, shape, pads_begin, pads_end, mode="constant", value=
     one per axis, negative pads crop (padded borders take their values from the whole
     input, as OpenVINO Pad-12), interior elements of `value` between neighbours (mode
     "constant" only). Invalid problems raise NdpadValueError with libndpad's message."""
-    bits = _bits_arg(bits)
-    threads = threads_arg(threads)
-    shape = _shape_arg(shape)
-    if not isinstance(mode, str) or mode not in _PACKED_MODES:
-        raise ValueError("mode %r is not supported for packed elements (one of %s)"
-                         % (mode, ", ".join(_PACKED_MODES)))
+    bits, threads, shape = _common_args(bits, threads, shape, mode)
     ndim = len(shape)
     pb = per_axis(pads_begin, ndim, "pads_begin")
     pe = per_axis(pads_end, ndim, "pads_end")

@@ -47,6 +47,18 @@ def _overrides_pad(array):
     return impl is not None and impl is not np.ndarray.__array_function__
 
 
+def _result_and_target(array, out, new_shape, dtype):
+    """The array to return and the one libndpad writes: a new array laid out as `array`
+    (Fortran order for Fortran arrays), or `out` checked as numpy checks it, written
+    through a temporary when libndpad cannot describe its strides."""
+    if out is None:
+        result = np.empty(new_shape, dtype=dtype, order="F" if array.flags.fnc else "C")
+        return result, result
+    result = check_out(out, new_shape, dtype)
+    return result, (result if _native.out_strides(result) is not None else
+                    np.empty(new_shape, dtype=dtype))
+
+
 def pad(array, pad_width, mode="constant", *, threads=0, out=None, **kwargs):
     """Pad an array: numpy.pad's signature, arguments, errors and results (numpy >= 2.1's
     results also where the installed numpy is older), computed by libndpad.
@@ -117,13 +129,7 @@ def _pad_native(array, widths, mode, kwargs, threads, out):
     if mode == "constant":
         pad_value, slabs = pad_value_and_slabs(kwargs, dtype, widths, shape, new_shape)
 
-    if out is None:
-        result = np.empty(new_shape, dtype=dtype, order="F" if array.flags.fnc else "C")
-        target = result
-    else:
-        result = check_out(out, new_shape, dtype)
-        target = result if _native.out_strides(result) is not None else \
-            np.empty(new_shape, dtype=dtype)
+    result, target = _result_and_target(array, out, new_shape, dtype)
 
     if mode == "empty":
         # Only the interior is defined: copy it into place.
@@ -193,13 +199,7 @@ def pad_per_index(array, pad_width, values, axis=-1, *, threads=0, out=None):
         result[...] = cast.reshape(view)
         result[tuple(slice(b, b + d) for (b, _), d in zip(widths, array.shape))] = array
         return deliver(result, out)
-    if out is None:
-        result = np.empty(new_shape, dtype=dtype, order="F" if array.flags.fnc else "C")
-        target = result
-    else:
-        result = check_out(out, new_shape, dtype)
-        target = result if _native.out_strides(result) is not None else \
-            np.empty(new_shape, dtype=dtype)
+    result, target = _result_and_target(array, out, new_shape, dtype)
     _native.run({"mode": _lib.MODES["constant"], "pads_begin": [b for b, _ in widths],
                  "pads_end": [e for _, e in widths], "index_axis": axis,
                  "index_values": cast.tobytes()}, array, target, threads)
