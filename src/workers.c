@@ -105,8 +105,9 @@ static void futex_wake(_Atomic uint32_t *word, int count)
 }
 
 /* Claims and runs tasks of generation `gen` until none is left or a newer job started.
- * Returns how many it ran. */
-static size_t claim_and_run(uint32_t gen)
+ * Returns how many it ran. A worker's tasks are counted before they are DONE, so the count
+ * is complete when the job's caller returns (tests read it right after a job). */
+static size_t claim_and_run(uint32_t gen, bool worker)
 {
     size_t ran = 0;
     uint64_t c = atomic_load_explicit(&crew.claim, memory_order_acquire);
@@ -121,6 +122,7 @@ static size_t claim_and_run(uint32_t gen)
          * so its fields are those its caller published. */
         crew.task(crew.context, next);
         ran++;
+        if (worker) atomic_fetch_add_explicit(&crew.worker_tasks, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&crew.done, 1, memory_order_release);
         c = atomic_load_explicit(&crew.claim, memory_order_acquire);
     }
@@ -200,8 +202,7 @@ static void *worker_main(void *arg)
         seen = gen;
         atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
         if (atomic_load_explicit(&crew.hold, memory_order_relaxed)) continue;
-        const size_t ran = claim_and_run(gen);
-        if (ran != 0) atomic_fetch_add_explicit(&crew.worker_tasks, ran, memory_order_relaxed);
+        (void)claim_and_run(gen, true);
     }
     return NULL;
 }
@@ -278,7 +279,7 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
     }
 
     const int64_t t0 = now_ns();
-    const size_t own = claim_and_run(gen);
+    const size_t own = claim_and_run(gen, false);
     const int64_t t1 = now_ns();
     /* Every task is claimed: wait only for those running on workers. */
     for (int k = 0; atomic_load_explicit(&crew.done, memory_order_acquire) < n; k++) {
@@ -299,6 +300,19 @@ void ndpad_workers_test_reset_backoff(void)
     while (atomic_flag_test_and_set_explicit(&crew.busy, memory_order_acquire)) sched_yield();
     crew.team = (ndpad_spin_policy){0, 0};
     atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+}
+
+int64_t ndpad_workers_test_quiet_until(void)
+{
+    while (atomic_flag_test_and_set_explicit(&crew.busy, memory_order_acquire)) sched_yield();
+    const int64_t until = crew.team.quiet_until;
+    atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+    return until;
+}
+
+int64_t ndpad_workers_test_now(void)
+{
+    return now_ns();
 }
 
 size_t ndpad_workers_test_hold(bool hold)

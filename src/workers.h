@@ -60,6 +60,11 @@ NDPAD_INTERNAL bool ndpad_wait_stalled(int64_t own_ns, size_t own_tasks, int64_t
 /* For tests: forget the callers' back-off (the next job invites workers again). */
 NDPAD_INTERNAL void ndpad_workers_test_reset_backoff(void);
 
+/* For tests: when the callers' back-off after a stall ends (CLOCK_MONOTONIC ns, as
+ * ndpad_workers_test_now()); jobs that start before it run on their caller alone. */
+NDPAD_INTERNAL int64_t ndpad_workers_test_quiet_until(void);
+NDPAD_INTERNAL int64_t ndpad_workers_test_now(void);
+
 /* For tests: while `hold` is true no worker claims a task (they behave as threads the
  * scheduler never ran), so every job is finished by its caller alone. Returns how many
  * tasks the workers have run since the process started. */
