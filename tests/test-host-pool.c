@@ -594,8 +594,7 @@ static void callers_run_alone_after_a_stall_then_probe(void **state)
     bool alone = false;
     for (int attempt = 0; attempt < 20 && !alone; attempt++) {
         int tries = 0;
-        for (; tries < 200 && ndpad_workers_test_quiet_until() <= ndpad_workers_test_now();
-             tries++)
+        for (; tries < 200 && ndpad_workers_test_quiet_until() <= ndpad_workers_test_now(); tries++)
             ndpad_workers_run(1, sleep_on_workers, &ran, 64);
         if (tries == 200) skip(); /* no worker ever ran (one CPU): nothing to back off */
         const int64_t until = ndpad_workers_test_quiet_until();
