@@ -37,6 +37,9 @@ typedef struct row_context {
     bool constant;
     bool dense;
     bool skip_interior;
+    /* the output stream has written every input row with its constants (per side: its row
+     * pattern holds the row axis's two values): only pad rows are left to write */
+    bool pad_rows_only;
     /* CONSTANT, elem_size dividing 16: the pad value repeated over 16 bytes, for gaps of at
      * most 16 bytes written inline (a call per gap cost more than the gap) */
     bool short_gaps;
@@ -434,6 +437,10 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
             if (lo >= hi) lo = hi = o_end;
         }
         for (; o < o_end; o++) {
+            if (o == lo && ctx->pad_rows_only) {
+                o = hi - 1;
+                continue;
+            }
             if (o == lo) {
                 row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
                 row_constants(ctx, index, lo, false, &v);
@@ -444,6 +451,7 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                 continue;
             }
             const int64_t i = prefix_pad ? -1 : ndpad_dim_source(&last, mode, o);
+            if (i >= 0 && ctx->pad_rows_only) continue;
             const char *src = i < 0 || src_base == NULL ? src_base : src_base + i * last.in_stride;
             const bool inside_row = prefix_inside && o >= last.copy_begin && o < last.copy_end;
             if (flat) {
@@ -475,15 +483,18 @@ static inline void store_fence(void)
 
 /* Rows [r0, r1) of tile `tile` by the row executor. */
 static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, bool skip_interior,
-                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal)
+                          int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal,
+                          bool pad_rows_only)
 {
     row_context ctx;
     init_row_context(&ctx, plan, skip_interior, tile, col_tiles, nontemporal);
+    ctx.pad_rows_only = pad_rows_only;
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
 
     if (plan->ndim == 1) {
         row_values v = {ctx.pad_value, ctx.pad_value, ctx.pad_value};
+        if (pad_rows_only) return; /* the one row is an input row */
         if (ctx.consts != NULL) row_constants(&ctx, NULL, 0, false, &v);
         run_row(&ctx, in, out, false, true, &v);
         return;
@@ -510,28 +521,33 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     const int64_t tile_rows = plan->tile.rows;
     const int64_t r0 = tile / col_tiles * tile_rows;
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
-    if (!skip_interior && ndpad_stream_takes(plan) && plan->consts == NULL) {
-        /* whole rows: the output-stream path */
+    const bool row_pattern = plan->stream != NULL && plan->stream->row_pattern != 0;
+    if (!skip_interior && ndpad_stream_takes(plan) &&
+        (plan->consts == NULL || (row_pattern && plan->consts->kind == NDPAD_CONSTS_INDEX))) {
+        /* whole rows: the output-stream path (constants per index along the row: its
+         * kernel writes them from the row pattern) */
         ndpad_stream_run(plan, in, out, r0, r1, nontemporal);
         return;
     }
     if (!skip_interior && ndpad_stream_takes(plan) && !nontemporal) {
         /* Constants per side or index on the output-stream path: the stream kernel writes a
-         * batch of rows with the plan's one pad value, then the row executor writes the
-         * batch's constants again, row by row, while the batch is in cache (its interior runs
-         * are not copied again: the in-place form). Streaming stores would have sent the
-         * batch to memory: those tiles take the row executor alone (below). */
+         * batch of rows with the plan's one pad value (per side with a row pattern: every
+         * input row with its constants), then the row executor writes the batch's constants
+         * again (with a row pattern: its pad rows only), row by row, while the batch is in
+         * cache (its interior runs are not copied again: the in-place form). Streaming stores
+         * would have sent the batch to memory: those tiles take the row executor alone
+         * (below). */
         const int64_t batch_rows = NDPAD_CONSTS_BATCH_BYTES / plan->row_bytes > 1
                                        ? NDPAD_CONSTS_BATCH_BYTES / plan->row_bytes
                                        : 1;
         for (int64_t a = r0, b; a < r1; a = b) {
             b = a + batch_rows < r1 ? a + batch_rows : r1;
             ndpad_stream_run(plan, in, out, a, b, false);
-            run_tile_rows(plan, in, out, true, tile, col_tiles, a, b, false);
+            run_tile_rows(plan, in, out, true, tile, col_tiles, a, b, false, row_pattern);
         }
         return;
     }
-    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1, nontemporal);
+    run_tile_rows(plan, in, out, skip_interior, tile, col_tiles, r0, r1, nontemporal, false);
     /* Streaming copies leave their stores unordered (kernels.h): publish the tile's. */
     if (nontemporal) store_fence();
 }

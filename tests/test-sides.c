@@ -298,6 +298,90 @@ static void larger_problems_vs_reference(void **state)
     }
 }
 
+/* One problem of long rows (512 bytes or more: the BLOCKS_CONSTANT kernel on AVX-512, which
+ * writes constants per index along the row, and per side those of input rows, from its row
+ * pattern) into an output `shift` bytes past a 64-byte boundary, guarded, one-shot and
+ * planned. */
+static void check_long_rows(uint64_t index, const ndpad_problem *p, int32_t kind, int32_t axis,
+                            const void *values, int32_t threads, size_t shift)
+{
+    int64_t si = 1, so = 1;
+    for (int32_t k = 0; k < p->rank; k++) {
+        si *= p->shape[k];
+        so *= p->pads_begin[k] + p->shape[k] + p->pads_end[k];
+    }
+    const size_t es = p->elem_size, bytes = (size_t)so * es;
+    test_rng r = test_rng_make(0x524f5750ull, index);
+    unsigned char *in = test_xmalloc((size_t)si * es + 1);
+    test_rng_bytes(&r, in, (size_t)si * es);
+    unsigned char *expected = test_xmalloc(bytes);
+    memset(expected, TEST_SENTINEL, bytes);
+    assert_int_equal(ndpad_ref_pad_constants(p, kind, axis, values, in, expected), NDPAD_OK);
+    unsigned char *alloc = test_xmalloc(bytes + 2 * TEST_GUARD + 128);
+    unsigned char *body =
+        (unsigned char *)(((uintptr_t)alloc + TEST_GUARD + 63) & ~(uintptr_t)63) + shift;
+    test_out view = {.alloc = body - TEST_GUARD, .body = body, .size = bytes};
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.threads = threads;
+    for (int planned = 0; planned < 2; planned++) {
+        memset(alloc, TEST_SENTINEL, bytes + 2 * TEST_GUARD + 128);
+        run_and_check(kind == NDPAD_REF_PER_SIDE ? "long rows per side" : "long rows", index, p,
+                      kind, axis, values, planned ? &options : NULL, planned != 0, in, &view,
+                      expected, bytes);
+    }
+    free(alloc);
+    free(expected);
+    free(in);
+}
+
+/* Constants per index along the row on rows of 512 bytes to a few KiB: NHWC-like shapes per
+ * channel (a period of a few elements) and per column (a period of the whole row), every
+ * element size the kernel takes and 12 (which it does not), crops, pad rows, outputs at
+ * every offset from a 64-byte boundary, one and two threads; and two outputs large enough
+ * for streaming stores. Each problem also with constants per side. */
+static void long_rows_per_index_along_the_row(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 4, 8, 16, 12};
+    for (uint64_t index = 0; index < 240; index++) {
+        test_rng r = test_rng_make(0x4c4f4e47ull, index);
+        const size_t es = sizes[test_rng_range(&r, 0, 5)];
+        const bool big = index < 2;
+        const int64_t c = big ? 3 : test_rng_range(&r, 1, 8);
+        const int64_t min_w = (int64_t)(512 / ((size_t)c * es)) + 1;
+        int64_t shape[4] = {big ? 1 : test_rng_range(&r, 1, 3),
+                            big ? 900 + 300 * (int64_t)index : test_rng_range(&r, 1, 9),
+                            big ? 900 + 300 * (int64_t)index
+                                : min_w + test_rng_range(&r, 0, 3 * min_w),
+                            c};
+        int64_t pb[4] = {0}, pe[4] = {0};
+        for (int k = 1; k < 3; k++) {
+            const bool crop = !big && test_rng_chance(&r, 1, 5);
+            pb[k] = crop ? -test_rng_range(&r, 0, shape[k] / 2) : test_rng_range(&r, 0, 40);
+            pe[k] = !big && test_rng_chance(&r, 1, 5) ? -test_rng_range(&r, 0, shape[k] / 2)
+                                                      : test_rng_range(&r, 0, 40);
+        }
+        const int32_t axis = test_rng_chance(&r, 1, 4) ? 2 : 3;
+        const int64_t count = pb[axis] + shape[axis] + pe[axis];
+        unsigned char *values = test_xmalloc((size_t)count * es);
+        test_rng_bytes(&r, values, (size_t)count * es);
+        const ndpad_problem p = {.rank = 4,
+                                 .mode = NDPAD_CONSTANT,
+                                 .elem_size = es,
+                                 .shape = shape,
+                                 .pads_begin = pb,
+                                 .pads_end = pe};
+        const int32_t threads = (int32_t)test_rng_range(&r, 1, 2);
+        const size_t shift = (size_t)test_rng_range(&r, 0, 63);
+        check_long_rows(index, &p, NDPAD_REF_PER_INDEX, axis, values, threads, shift);
+        unsigned char sides[8 * 16];
+        test_rng_bytes(&r, sides, sizeof sides);
+        check_long_rows(index, &p, NDPAD_REF_PER_SIDE, 0, sides, threads, shift);
+        free(values);
+    }
+}
+
 /* A 2x3 CONSTANT problem padded by 1, for the hostile cases to change one thing of. */
 static ndpad_problem small_problem(const int64_t *shape, const int64_t *pads)
 {
@@ -448,6 +532,7 @@ int main(void)
         cmocka_unit_test(random_sides_vs_reference),
         cmocka_unit_test(random_per_index_vs_reference),
         cmocka_unit_test(larger_problems_vs_reference),
+        cmocka_unit_test(long_rows_per_index_along_the_row),
         cmocka_unit_test(hostile_arguments),
         cmocka_unit_test(pad_value_is_unread),
     };

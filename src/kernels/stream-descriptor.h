@@ -96,6 +96,13 @@ struct ndpad_stream {
      * i's interior source. One masked load and one vpexpandd then assemble the block. NULL
      * otherwise. */
     int64_t row_expand; /* offset of uint64_t[] */
+    /* BLOCKS, CONSTANT, rows of NDPAD_STREAM_MIN_BLOCK_ROW_BYTES or more with constants per
+     * index along the row (the same in every row, pad rows included): the pad under a block
+     * at row byte p in [-64, row_bytes) is the 64 bytes from row_pattern[64 + p], the row's
+     * constants from p on (wrapping into the next row); the pad pattern below is unused.
+     * NULL for other plans (one constant, or constants the executor writes after the
+     * kernel, executor.c). */
+    int64_t row_pattern; /* offset of uint8_t[] */
     /* ---- SHORT_ROWS, SHORT_ROWS_16 ------------------------------------------------------------- */
     /* SHORT_ROWS: output byte q of a row is byte short_map[q] of the 64-byte window at
      * source byte short_window of its row, loaded with short_window_mask (the bytes the

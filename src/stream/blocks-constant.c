@@ -1,6 +1,8 @@
 /* BLOCKS_CONSTANT: CONSTANT rows in 64-byte output-aligned blocks of the pad pattern with
  * the interior blended in; rows of 64 to 511 bytes with their row masks (one entry a row
- * byte), and where the elements are whole 4-byte lanes the expand entries. */
+ * byte), and where the elements are whole 4-byte lanes the expand entries; longer rows
+ * with constants per index along the row their row pattern (one byte a row byte). */
+
 #include "stream/strategy.h"
 
 /* Whether a CONSTANT plan with row masks also takes their expand entries (stream-plan.h):
@@ -45,6 +47,47 @@ static void fill_row_masks(ndpad_stream *stream, uint64_t *masks, bool expand)
     stream->row_expand = ndpad_stream_offset(stream, entries);
 }
 
+/* Whether a plan's constants have a row pattern (on rows the row pattern serves: not with
+ * row masks): per index along the row axis (plan.h: the const map's pattern), the same in
+ * every row; per side, the row axis's two values, those of every input row (the executor
+ * writes the pad rows after the kernel). */
+static bool row_pattern_fits(const ndpad_stream_facts *facts, const ndpad_stream_work *work)
+{
+    const ndpad_const_map *m = facts->plan->consts;
+    return m != NULL && (m->pattern != NULL || m->kind == NDPAD_CONSTS_SIDES) && !work->row_masks &&
+           facts->row_bytes <= NDPAD_STREAM_MAX_ROW_PATTERN_BYTES;
+}
+
+/* The row pattern table's bytes: row bytes p in [-64, row_bytes + 64). */
+static int64_t row_pattern_bytes(int64_t row_bytes)
+{
+    return row_bytes + 2 * NDPAD_STREAM_BLOCK;
+}
+
+/* The constant byte at row byte q in [0, row_bytes): per index the const map's pattern
+ * (which starts at a row's start and repeats every period, a divisor of the row); per side
+ * the row axis's begin value before the interior, its end value from it on (the interior's
+ * bytes are the input's in every row the kernel's pattern serves). */
+static uint8_t row_constant_byte(const ndpad_stream_facts *facts, int64_t q)
+{
+    const ndpad_const_map *m = facts->plan->consts;
+    if (m->pattern != NULL) return m->pattern[q % (m->period_elems * facts->es)];
+    const int64_t side = q < facts->left ? 0 : 1;
+    return m->values[(2 * facts->row->origin + side) * m->value_stride + q % facts->es];
+}
+
+/* The row pattern at `table`: byte 64 + p the constant byte of row byte p mod row_bytes. */
+static void fill_row_pattern(const ndpad_stream_facts *facts, ndpad_stream *stream, uint8_t *table)
+{
+    const int64_t row_bytes = facts->row_bytes, bytes = row_pattern_bytes(row_bytes);
+    int64_t q = ((row_bytes - NDPAD_STREAM_BLOCK) % row_bytes + row_bytes) % row_bytes;
+    for (int64_t j = 0; j < bytes; j++) {
+        table[j] = row_constant_byte(facts, q);
+        if (++q == row_bytes) q = 0;
+    }
+    stream->row_pattern = ndpad_stream_offset(stream, table);
+}
+
 static ndpad_stream_verdict blocks_constant_applies(const ndpad_stream_facts *facts,
                                                     ndpad_stream_work *work)
 {
@@ -52,12 +95,14 @@ static ndpad_stream_verdict blocks_constant_applies(const ndpad_stream_facts *fa
         return NDPAD_STRATEGY_DECLINES;
     work->row_masks = ndpad_stream_row_mask_rows(facts);
     work->row_expand = row_expand_fits(facts->plan);
+    work->row_pattern = row_pattern_fits(facts, work);
     return NDPAD_STRATEGY_APPLIES;
 }
 
 static int64_t blocks_constant_table_bytes(const ndpad_stream_facts *facts,
                                            const ndpad_stream_work *work)
 {
+    if (work->row_pattern) return row_pattern_bytes(facts->row_bytes);
     return work->row_masks
                ? row_mask_entries(facts->row_bytes, work->row_expand) * (int64_t)sizeof(uint64_t)
                : 0;
@@ -66,9 +111,9 @@ static int64_t blocks_constant_table_bytes(const ndpad_stream_facts *facts,
 static void blocks_constant_fill(const ndpad_stream_facts *facts, ndpad_stream_work *work,
                                  ndpad_stream *stream)
 {
-    (void)facts;
     if (work->row_masks) /* after the struct, whose size is a multiple of 8 */
         fill_row_masks(stream, (uint64_t *)(stream + 1), work->row_expand);
+    if (work->row_pattern) fill_row_pattern(facts, stream, (uint8_t *)(stream + 1));
 }
 
 const ndpad_stream_strategy ndpad_stream_strategy_blocks_constant = {

@@ -72,6 +72,8 @@ typedef struct ndpad_stream_work {
     int32_t *permute;
     /* BLOCKS_CONSTANT: row masks, and their expand entries */
     bool row_masks, row_expand;
+    /* BLOCKS_CONSTANT: the row pattern of constants per index along the row */
+    bool row_pattern;
 } ndpad_stream_work;
 
 typedef enum ndpad_stream_verdict {

@@ -102,6 +102,14 @@
  * 1.15; 508 B (127 elements) the one loss, 1.19 -> 1.28. */
 #define NDPAD_STREAM_MAX_ROW_MASK_BYTES 512
 
+/* Constants per index along the row (NHWC per channel) on rows of
+ * NDPAD_STREAM_MIN_BLOCK_ROW_BYTES up to this: the BLOCKS_CONSTANT kernel takes each block's
+ * pad from the row pattern table (one byte a row byte, kept in L1/L2) and writes the
+ * constants itself. Other plans with constants are written twice, by the kernel with one
+ * pad value and by the row executor with the constants, a batch at a time in cache: NHWC
+ * 1x224x224x3 fp32 per channel, one thread, 1.09-1.16 of the single constant that way. */
+#define NDPAD_STREAM_MAX_ROW_PATTERN_BYTES 65536
+
 /* CONSTANT planes of at most NDPAD_STREAM_MAX_PLANE_BYTES whose blocks take at most
  * NDPAD_STREAM_MAX_PLANE_PHASES places in a plane (8 bytes of table each), in rows under
  * NDPAD_STREAM_MAX_PLANE_ROW_BYTES, take the PLANES kernel where the level has one. One

@@ -78,6 +78,15 @@ copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
     return block;
 }
 
+/* CONSTANT: the pad under a block at row byte p in [-64, row_bytes): the plan's one pattern
+ * `pad`, or with a row pattern (constants per index along the row: the descriptor's
+ * row_pattern) the row's constants from byte p on. */
+static inline __attribute__((always_inline, target(STREAM_TARGET))) __m512i
+pad_at(__m512i pad, const uint8_t *row_pattern, int64_t p)
+{
+    return row_pattern == NULL ? pad : _mm512_loadu_si512((const void *)(row_pattern + BLOCK + p));
+}
+
 #if !STREAM_BORDERS
 /* CONSTANT: from `block`, a pad block of row i (its row in the batch at `out`: a pad row, or
  * a block at row byte p outside the interior), the whole blocks of pad up to `stop`: a left
@@ -87,7 +96,7 @@ copy_blocks(char *block, const char *s, int64_t n, bool nontemporal)
  * after them (`block` itself when the pad ends inside it). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) char *
 pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out, int64_t i,
-           char *block, const char *stop, __m512i pad, bool nontemporal)
+           char *block, const char *stop, __m512i pad, const uint8_t *row_pattern, bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes;
     const char *row_start = out + i * row_bytes, *pad_end;
@@ -99,7 +108,15 @@ pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out
         pad_end = j < count ? out + j * row_bytes + left : out + count * row_bytes;
     }
     pad_end = pad_end < stop ? pad_end : stop;
-    for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
+    if (row_pattern == NULL) {
+        for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
+        return block;
+    }
+    /* the row's constants: the block's place in its row (rows are over 64 bytes) */
+    for (int64_t p = block - row_start; block + BLOCK <= pad_end; block += BLOCK) {
+        put(block, pad_at(pad, row_pattern, p), nontemporal);
+        if ((p += BLOCK) >= row_bytes) p -= row_bytes;
+    }
     return block;
 }
 
@@ -110,7 +127,8 @@ pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out
  * a block starts from. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count, char *out,
-            char *block, const char *stop, __m512i pad, bool nontemporal)
+            char *block, const char *stop, __m512i pad, const uint8_t *row_pattern,
+            bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     char *const end = out + count * row_bytes;
@@ -128,7 +146,8 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
         }
 #if !STREAM_BORDERS
         if (block >= out && (rows[i] == NDPAD_STREAM_PAD_ROW || p >= end_in || p < left)) {
-            char *after = pad_blocks(st, rows, count, out, i, block, stop, pad, nontemporal);
+            char *after =
+                pad_blocks(st, rows, count, out, i, block, stop, pad, row_pattern, nontemporal);
             if (after != block) {
                 block = after;
                 continue;
@@ -159,13 +178,13 @@ walk_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
                            NDPAD_STREAM_TABLE(st, left_index, uint8_t),
                            NDPAD_STREAM_TABLE(st, left_mask, uint64_t), q + BLOCK - 1);
 #else
-            v = _mm512_mask_blend_epi8(tail | head, pad, v);
+            v = _mm512_mask_blend_epi8(tail | head, pad_at(pad, row_pattern, p), v);
 #endif
             put(block, v, nontemporal);
             block += BLOCK;
             continue;
         }
-        __m512i v = pad;
+        __m512i v = pad_at(pad, row_pattern, p);
         const char *rs = row_start;
         for (int64_t j = i; j < count && rs < block + BLOCK; j++, rs += row_bytes, p -= row_bytes) {
             const char *src = ndpad_stream_source(in, rows, j);
@@ -215,15 +234,17 @@ stream_rows(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t
     const int64_t phase = STREAM_BORDERS ? 0 : (64 - (out - block)) % st->elem_size;
     const __m512i pad = STREAM_BORDERS ? _mm512_setzero_si512()
                                        : _mm512_loadu_si512((const void *)(st->pad + phase));
+    const uint8_t *const row_pattern =
+        STREAM_BORDERS ? NULL : (const uint8_t *)ndpad_stream_table(st, st->row_pattern);
     char *const first = block < out ? block + BLOCK : block;
     if (has_block_loop(st) && end > first) {
         /* the whole blocks by the block loop, a partial one at either end by the walk */
         const int64_t blocks = (end - first) / BLOCK;
-        walk_blocks(st, in, rows, count, out, block, first, pad, nontemporal);
+        walk_blocks(st, in, rows, count, out, block, first, pad, row_pattern, nontemporal);
         block_loop(st, in, rows, count, out, first, blocks, pad, nontemporal);
         block = first + blocks * BLOCK;
     }
-    walk_blocks(st, in, rows, count, out, block, end, pad, nontemporal);
+    walk_blocks(st, in, rows, count, out, block, end, pad, row_pattern, nontemporal);
     if (nontemporal) _mm_sfence();
 }
 

@@ -15,6 +15,7 @@ typedef struct constant_batch {
     char *out;
     const char *stop;
     __m512i pad;
+    const uint8_t *row_pattern;
     bool nontemporal;
 } constant_batch;
 
@@ -29,11 +30,12 @@ constant_other(const constant_batch *b, int64_t i, const char *row_start, char *
     const ndpad_stream *st = b->st;
     const int64_t p = block - row_start;
     if (b->rows[i] == NDPAD_STREAM_PAD_ROW || p >= st->interior_end || p < st->left_bytes) {
-        char *after =
-            pad_blocks(st, b->rows, b->count, b->out, i, block, b->stop, b->pad, b->nontemporal);
+        char *after = pad_blocks(st, b->rows, b->count, b->out, i, block, b->stop, b->pad,
+                                 b->row_pattern, b->nontemporal);
         if (after != block) return after;
     }
-    walk_blocks(st, b->in, b->rows, b->count, b->out, block, block + BLOCK, b->pad, b->nontemporal);
+    walk_blocks(st, b->in, b->rows, b->count, b->out, block, block + BLOCK, b->pad, b->row_pattern,
+                b->nontemporal);
     return block + BLOCK;
 }
 
@@ -48,11 +50,12 @@ constant_other(const constant_batch *b, int64_t i, const char *row_start, char *
  * memcpy; the benchmark's fp16 at 2 threads, back to back: 1.12 -> 1.03). */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
-                char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
+                char *out, char *block, int64_t blocks, __m512i pad, const uint8_t *row_pattern,
+                bool nontemporal)
 {
     const int64_t row_bytes = st->row_bytes, left = st->left_bytes, end_in = st->interior_end;
     const char *const stop = block + blocks * BLOCK;
-    const constant_batch batch = {st, in, rows, count, out, stop, pad, nontemporal};
+    const constant_batch batch = {st, in, rows, count, out, stop, pad, row_pattern, nontemporal};
     /* rows' offsets index this, as in seam_blocks */
     const char *copy_base = in + (st->src_interior - left);
     __asm__("" : "+r"(copy_base));
@@ -79,7 +82,8 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
                 const int64_t head = row_bytes + left - p;
                 const uint64_t tail = p < end_in ? ((uint64_t)1 << (end_in - p)) - 1 : 0;
                 if (head >= BLOCK && tail != 0) {
-                    put(block, _mm512_mask_loadu_epi8(pad, tail, src), nontemporal);
+                    put(block, _mm512_mask_loadu_epi8(pad_at(pad, row_pattern, p), tail, src),
+                        nontemporal);
                     block += BLOCK;
                     continue;
                 }
@@ -91,7 +95,8 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
                      * one past the row's end may be near address 0 (a fault-suppression
                      * assist of hundreds of cycles: fp16 ran at half speed), and one at
                      * the pad pattern, which spans two lines, cost conv's rows 20%. */
-                    __m512i v = _mm512_mask_loadu_epi8(pad, tail, tail != 0 ? src : next_src);
+                    __m512i v = _mm512_mask_loadu_epi8(pad_at(pad, row_pattern, p), tail,
+                                                       tail != 0 ? src : next_src);
                     v = _mm512_mask_loadu_epi8(v, ~(uint64_t)0 << head, next_src);
                     put(block, v, nontemporal);
                     block += BLOCK;
@@ -99,7 +104,9 @@ constant_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int
                 }
             } else if (left - p < BLOCK && p + BLOCK <= end_in) {
                 /* row i's left border, then its interior */
-                put(block, _mm512_mask_loadu_epi8(pad, ~(uint64_t)0 << (left - p), src),
+                put(block,
+                    _mm512_mask_loadu_epi8(pad_at(pad, row_pattern, p), ~(uint64_t)0 << (left - p),
+                                           src),
                     nontemporal);
                 block += BLOCK;
                 continue;
@@ -148,8 +155,10 @@ run_end(const int64_t *rows, int64_t j, int64_t j_max, uint64_t step)
  * block reads one row, or none. */
 static inline __attribute__((always_inline, target(STREAM_TARGET))) void
 constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t count,
-                         char *out, char *block, int64_t blocks, __m512i pad, bool nontemporal)
+                         char *out, char *block, int64_t blocks, __m512i pad,
+                         const uint8_t *row_pattern, bool nontemporal)
 {
+    (void)row_pattern; /* never with row masks (stream/blocks-constant.c) */
     const int64_t row_bytes = st->row_bytes;
     const char *const stop = block + blocks * BLOCK;
     /* rows' offsets index this, as in seam_blocks */
@@ -226,8 +235,9 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
     }
 }
 
-/* Out of line, one instance per kind of store (see SEAM_BLOCKS_INSTANCE). */
-#define CONSTANT_BLOCKS_INSTANCE(name, loop, nontemporal)                                          \
+/* Out of line, one instance per kind of store and pad (see SEAM_BLOCKS_INSTANCE): the one
+ * pattern in a register, or the row pattern's table. */
+#define CONSTANT_BLOCKS_INSTANCE(name, loop, pattern, nontemporal)                                 \
     static __attribute__((noinline, target(STREAM_TARGET))) void name(const ndpad_stream *st,      \
                                                                       const char *in,              \
                                                                       const int64_t *rows,         \
@@ -235,12 +245,15 @@ constant_row_mask_blocks(const ndpad_stream *st, const char *in, const int64_t *
                                                                       char *block, int64_t blocks, \
                                                                       __m512i pad)                 \
     {                                                                                              \
-        loop(st, in, rows, count, out, block, blocks, pad, nontemporal);                           \
+        loop(st, in, rows, count, out, block, blocks, pad,                                         \
+             pattern ? NDPAD_STREAM_TABLE(st, row_pattern, uint8_t) : NULL, nontemporal);          \
     }
-CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, constant_blocks, false)
-CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, constant_blocks, true)
-CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_cached, constant_row_mask_blocks, false)
-CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_streaming, constant_row_mask_blocks, true)
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_cached, constant_blocks, false, false)
+CONSTANT_BLOCKS_INSTANCE(constant_blocks_streaming, constant_blocks, false, true)
+CONSTANT_BLOCKS_INSTANCE(constant_pattern_blocks_cached, constant_blocks, true, false)
+CONSTANT_BLOCKS_INSTANCE(constant_pattern_blocks_streaming, constant_blocks, true, true)
+CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_cached, constant_row_mask_blocks, false, false)
+CONSTANT_BLOCKS_INSTANCE(constant_row_mask_blocks_streaming, constant_row_mask_blocks, false, true)
 #undef CONSTANT_BLOCKS_INSTANCE
 
 /* Whether a batch's whole blocks go through a block loop (seam_blocks with a seam table,
@@ -258,6 +271,10 @@ block_loop(const ndpad_stream *st, const char *in, const int64_t *rows, int64_t 
         (nontemporal
              ? constant_row_mask_blocks_streaming
              : constant_row_mask_blocks_cached)(st, in, rows, count, out, first, blocks, pad);
+    else if (st->row_pattern != 0)
+        (nontemporal
+             ? constant_pattern_blocks_streaming
+             : constant_pattern_blocks_cached)(st, in, rows, count, out, first, blocks, pad);
     else
         (nontemporal ? constant_blocks_streaming : constant_blocks_cached)(st, in, rows, count, out,
                                                                            first, blocks, pad);
