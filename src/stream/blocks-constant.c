@@ -1,7 +1,9 @@
 /* BLOCKS_CONSTANT: CONSTANT rows in 64-byte output-aligned blocks of the pad pattern with
  * the interior blended in; rows of 64 to 511 bytes with their row masks (one entry a row
  * byte), and where the elements are whole 4-byte lanes the expand entries; longer rows
- * with constants per index along the row their row pattern (one byte a row byte). */
+ * with constants per index along the row or per side their row pattern (one byte a row
+ * byte). */
+#include <string.h>
 
 #include "stream/strategy.h"
 
@@ -64,26 +66,33 @@ static int64_t row_pattern_bytes(int64_t row_bytes)
     return row_bytes + 2 * NDPAD_STREAM_BLOCK;
 }
 
-/* The constant byte at row byte q in [0, row_bytes): per index the const map's pattern
- * (which starts at a row's start and repeats every period, a divisor of the row); per side
- * the row axis's begin value before the interior, its end value from it on (the interior's
- * bytes are the input's in every row the kernel's pattern serves). */
-static uint8_t row_constant_byte(const ndpad_stream_facts *facts, int64_t q)
-{
-    const ndpad_const_map *m = facts->plan->consts;
-    if (m->pattern != NULL) return m->pattern[q % (m->period_elems * facts->es)];
-    const int64_t side = q < facts->left ? 0 : 1;
-    return m->values[(2 * facts->row->origin + side) * m->value_stride + q % facts->es];
-}
-
-/* The row pattern at `table`: byte 64 + p the constant byte of row byte p mod row_bytes. */
+/* The row pattern at `table`: byte 64 + p the constant byte of row byte p mod row_bytes.
+ * Per index, the const map's pattern (whole periods from a row's start; a period divides
+ * the row, so the table is that pattern from the phase of row byte -64 on), copied in
+ * runs; per side, the row axis's begin value before the interior and its end value from it
+ * on (the interior's bytes are the input's in every row the kernel's pattern serves), byte
+ * by byte with no division: a one-shot call plans every time (NHWC's rows: 2.8 KB). */
 static void fill_row_pattern(const ndpad_stream_facts *facts, ndpad_stream *stream, uint8_t *table)
 {
+    const ndpad_const_map *m = facts->plan->consts;
     const int64_t row_bytes = facts->row_bytes, bytes = row_pattern_bytes(row_bytes);
-    int64_t q = ((row_bytes - NDPAD_STREAM_BLOCK) % row_bytes + row_bytes) % row_bytes;
-    for (int64_t j = 0; j < bytes; j++) {
-        table[j] = row_constant_byte(facts, q);
-        if (++q == row_bytes) q = 0;
+    if (m->pattern != NULL) {
+        const int64_t period = m->period_elems * facts->es;
+        int64_t phase = (period - NDPAD_STREAM_BLOCK % period) % period;
+        for (int64_t j = 0, len; j < bytes; j += len, phase = 0) {
+            len = m->pattern_bytes - phase < bytes - j ? m->pattern_bytes - phase : bytes - j;
+            memcpy(table + j, m->pattern + phase, (size_t)len);
+        }
+    } else {
+        const unsigned char *begin = m->values + 2 * facts->row->origin * m->value_stride;
+        const unsigned char *end = begin + m->value_stride;
+        int64_t q = ((row_bytes - NDPAD_STREAM_BLOCK) % row_bytes + row_bytes) % row_bytes;
+        int64_t e = q % facts->es;
+        for (int64_t j = 0; j < bytes; j++) {
+            table[j] = (q < facts->left ? begin : end)[e];
+            if (++e == facts->es) e = 0;
+            if (++q == row_bytes) q = 0;
+        }
     }
     stream->row_pattern = ndpad_stream_offset(stream, table);
 }
