@@ -66,32 +66,46 @@ static int64_t row_pattern_bytes(int64_t row_bytes)
     return row_bytes + 2 * NDPAD_STREAM_BLOCK;
 }
 
-/* The row pattern at `table`: byte 64 + p the constant byte of row byte p mod row_bytes.
- * Per index, the const map's pattern (whole periods from a row's start; a period divides
- * the row, so the table is that pattern from the phase of row byte -64 on), copied in
- * runs; per side, the row axis's begin value before the interior and its end value from it
- * on (the interior's bytes are the input's in every row the kernel's pattern serves), byte
- * by byte with no division: a one-shot call plans every time (NHWC's rows: 2.8 KB). */
+/* `n` bytes at `dst` of a run of the constant whose 128-byte pattern is `pattern`, from row
+ * byte q on (the element size divides 64: the pattern at q's phase serves every 64 bytes). */
+static void fill_run(uint8_t *dst, const uint8_t *pattern, int64_t es, int64_t q, int64_t n)
+{
+    for (int64_t len; n > 0; dst += len, n -= len) {
+        len = n < NDPAD_STREAM_BLOCK ? n : NDPAD_STREAM_BLOCK;
+        memcpy(dst, pattern + q % es, (size_t)len);
+    }
+}
+
+/* The row pattern at `table`: byte 64 + p the constant byte of row byte p mod row_bytes,
+ * copied in runs (a one-shot call plans every time; NHWC's table is 2.8 KB). Per index,
+ * the const map's pattern (whole periods from a row's start; a period divides the row, so
+ * the table is that pattern from the phase of row byte -64 on); per side, the row axis's
+ * begin value before the interior and its end value from it on (the interior's bytes are
+ * the input's in every row the kernel's pattern serves). */
 static void fill_row_pattern(const ndpad_stream_facts *facts, ndpad_stream *stream, uint8_t *table)
 {
     const ndpad_const_map *m = facts->plan->consts;
     const int64_t row_bytes = facts->row_bytes, bytes = row_pattern_bytes(row_bytes);
+    const int64_t es = facts->es;
     if (m->pattern != NULL) {
-        const int64_t period = m->period_elems * facts->es;
+        const int64_t period = m->period_elems * es;
         int64_t phase = (period - NDPAD_STREAM_BLOCK % period) % period;
         for (int64_t j = 0, len; j < bytes; j += len, phase = 0) {
             len = m->pattern_bytes - phase < bytes - j ? m->pattern_bytes - phase : bytes - j;
             memcpy(table + j, m->pattern + phase, (size_t)len);
         }
     } else {
-        const unsigned char *begin = m->values + 2 * facts->row->origin * m->value_stride;
-        const unsigned char *end = begin + m->value_stride;
+        uint8_t sides[2][2 * NDPAD_STREAM_BLOCK];
+        for (int side = 0; side < 2; side++)
+            for (int64_t k = 0; k < 2 * NDPAD_STREAM_BLOCK; k++)
+                sides[side][k] =
+                    m->values[(2 * facts->row->origin + side) * m->value_stride + k % es];
         int64_t q = ((row_bytes - NDPAD_STREAM_BLOCK) % row_bytes + row_bytes) % row_bytes;
-        int64_t e = q % facts->es;
-        for (int64_t j = 0; j < bytes; j++) {
-            table[j] = (q < facts->left ? begin : end)[e];
-            if (++e == facts->es) e = 0;
-            if (++q == row_bytes) q = 0;
+        for (int64_t j = 0, n; j < bytes; j += n) {
+            const int64_t stop = q < facts->left ? facts->left : row_bytes;
+            n = stop - q < bytes - j ? stop - q : bytes - j;
+            fill_run(table + j, sides[q < facts->left ? 0 : 1], es, q, n);
+            if ((q += n) == row_bytes) q = 0;
         }
     }
     stream->row_pattern = ndpad_stream_offset(stream, table);
