@@ -521,6 +521,14 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     const int64_t tile_rows = plan->tile.rows;
     const int64_t r0 = tile / col_tiles * tile_rows;
     const int64_t r1 = r0 + tile_rows < plan->rows ? r0 + tile_rows : plan->rows;
+    const int64_t value_run =
+        !skip_interior && ndpad_stream_takes(plan) ? ndpad_stream_value_run(plan) : 0;
+    if (value_run > 0) {
+        /* constants per index along an outer axis: the kernel a run of rows of one value at
+         * a time, that value its pad */
+        ndpad_stream_run_values(plan, in, out, r0, r1, nontemporal, value_run);
+        return;
+    }
     const bool row_pattern = plan->stream != NULL && plan->stream->row_pattern != 0;
     if (!skip_interior && ndpad_stream_takes(plan) &&
         (plan->consts == NULL || (row_pattern && plan->consts->kind == NDPAD_CONSTS_INDEX))) {

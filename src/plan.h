@@ -95,6 +95,10 @@ static inline ndpad_const_map *ndpad_const_map_copy(const ndpad_const_map *m, vo
  * again (executor.c): the batch is still in L2. */
 #define NDPAD_CONSTS_BATCH_BYTES (192 * 1024)
 
+/* The shortest run of rows of one value (per index along an outer axis) that the stream
+ * kernel writes in a call of its own (stream-run.c): conv's channel planes are 266 KB. */
+#define NDPAD_CONSTS_MIN_RUN_BYTES (16 * 1024)
+
 /* The most values spread over 16 bytes each (value_stride). */
 #define NDPAD_CONSTS_SPREAD_MAX 65536
 

@@ -44,4 +44,15 @@ static inline bool ndpad_stream_takes(const ndpad_plan *plan)
 NDPAD_INTERNAL void ndpad_stream_run(const ndpad_plan *plan, const char *in, char *out, int64_t r0,
                                      int64_t r1, bool nontemporal);
 
+/* Plans with constants per index along an outer axis (one value for each run of rows: conv
+ * per channel): how many consecutive rows share a value, where the stream kernel writes
+ * them itself, a call per run with the value as its pad pattern; 0 where it does not. It
+ * does when its descriptor names no table (a copy of the descriptor with another pad is
+ * then a valid input of the same kernel) and a run holds NDPAD_CONSTS_MIN_RUN_BYTES. */
+NDPAD_INTERNAL int64_t ndpad_stream_value_run(const ndpad_plan *plan);
+
+/* ndpad_stream_run for such a plan, `run` from ndpad_stream_value_run. */
+NDPAD_INTERNAL void ndpad_stream_run_values(const ndpad_plan *plan, const char *in, char *out,
+                                            int64_t r0, int64_t r1, bool nontemporal, int64_t run);
+
 #endif

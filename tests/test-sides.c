@@ -339,30 +339,39 @@ static void check_long_rows(uint64_t index, const ndpad_problem *p, int32_t kind
  * channel (a period of a few elements) and per column (a period of the whole row), every
  * element size the kernel takes and 12 (which it does not), crops, pad rows, outputs at
  * every offset from a 64-byte boundary, one and two threads; and two outputs large enough
- * for streaming stores. Each problem also with constants per side. */
+ * for streaming stores. Then NCHW-like shapes per index along C or N (a value for each run
+ * of rows: the stream kernel a call per run). Each problem also with constants per side. */
 static void long_rows_per_index_along_the_row(void **state)
 {
     (void)state;
     static const size_t sizes[] = {1, 2, 4, 8, 16, 12};
-    for (uint64_t index = 0; index < 240; index++) {
+    for (uint64_t index = 0; index < 360; index++) {
         test_rng r = test_rng_make(0x4c4f4e47ull, index);
         const size_t es = sizes[test_rng_range(&r, 0, 5)];
-        const bool big = index < 2;
-        const int64_t c = big ? 3 : test_rng_range(&r, 1, 8);
-        const int64_t min_w = (int64_t)(512 / ((size_t)c * es)) + 1;
+        const bool big = index < 2, nchw = index >= 240;
+        const int64_t c = big || nchw ? 3 : test_rng_range(&r, 1, 8);
+        const int64_t min_w = (int64_t)(512 / ((size_t)(nchw ? 1 : c) * es)) + 1;
         int64_t shape[4] = {big ? 1 : test_rng_range(&r, 1, 3),
                             big ? 900 + 300 * (int64_t)index : test_rng_range(&r, 1, 9),
                             big ? 900 + 300 * (int64_t)index
                                 : min_w + test_rng_range(&r, 0, 3 * min_w),
                             c};
-        int64_t pb[4] = {0}, pe[4] = {0};
-        for (int k = 1; k < 3; k++) {
-            const bool crop = !big && test_rng_chance(&r, 1, 5);
-            pb[k] = crop ? -test_rng_range(&r, 0, shape[k] / 2) : test_rng_range(&r, 0, 40);
-            pe[k] = !big && test_rng_chance(&r, 1, 5) ? -test_rng_range(&r, 0, shape[k] / 2)
-                                                      : test_rng_range(&r, 0, 40);
+        if (nchw) { /* N, C, H, W: per index along C or N, a value per plane or per image */
+            shape[1] = test_rng_range(&r, 1, 5);
+            shape[2] = test_rng_range(&r, 8, 60);
+            shape[3] = min_w + test_rng_range(&r, 0, 3 * min_w);
         }
-        const int32_t axis = test_rng_chance(&r, 1, 4) ? 2 : 3;
+        int64_t pb[4] = {0}, pe[4] = {0};
+        for (int k = nchw ? 0 : 1; k < (nchw ? 4 : 3); k++) {
+            const int64_t most = nchw && k < 2 ? 2 : nchw ? 8 : 40; /* outputs of at most 4 MB */
+            const bool crop = !big && test_rng_chance(&r, 1, 5);
+            pb[k] = crop ? -test_rng_range(&r, 0, shape[k] / 2) : test_rng_range(&r, 0, most);
+            pe[k] = !big && test_rng_chance(&r, 1, 5) ? -test_rng_range(&r, 0, shape[k] / 2)
+                                                      : test_rng_range(&r, 0, most);
+        }
+        const int32_t axis = nchw                        ? (int32_t)test_rng_range(&r, 0, 1)
+                             : test_rng_chance(&r, 1, 4) ? 2
+                                                         : 3;
         const int64_t count = pb[axis] + shape[axis] + pe[axis];
         unsigned char *values = test_xmalloc((size_t)count * es);
         test_rng_bytes(&r, values, (size_t)count * es);
