@@ -36,13 +36,14 @@ done
 # test-fork: its single-threaded forks with the leak check; then its stress tests (hundreds
 # of forks while other threads are inside ndpad) six forks each, memory errors only: a
 # child leaks what the parent's other threads held at the fork (they do not exist there).
-# --fair-sched=yes: valgrind runs one thread at a time, and its default lock let a thread
-# that calls ndpad_pad in a loop keep it, so the forking thread waited over six minutes
-# (a CI run; reproduced); with the fair lock the stress tests take about three minutes.
+# Valgrind runs one thread at a time: with its default lock a thread calling ndpad_pad in a
+# loop kept it from the forking thread for over six minutes (--fair-sched=yes mends that),
+# and a thread that unlocks a mutex and locks it again at once keeps the mutex from the
+# forking thread's atfork handler (the busy threads pause 200 us between calls).
 NDPAD_TEST_FORKS=0 run "$build_dir/tests/test-fork"
 echo "valgrind.sh: test-fork's stress tests, --leak-check=no --fair-sched=yes"
-NDPAD_TEST_FORKS=6 "${vg[@]}" --leak-check=no --fair-sched=yes "$build_dir/tests/test-fork" \
-    </dev/null
+NDPAD_TEST_FORKS=6 NDPAD_TEST_WORKER_PAUSE_US=200 "${vg[@]}" --leak-check=no --fair-sched=yes \
+    "$build_dir/tests/test-fork" </dev/null
 for name in pad onnx wisdom; do
     run "$build_dir/tests/fuzz/fuzz-$name-replay" "$root/tests/fuzz/corpus/$name"
 done

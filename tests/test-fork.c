@@ -142,6 +142,11 @@ static void children_and_grandchildren_pad_correctly(void **state)
  * N forks per stress test instead of hundreds, with a minute's alarm; 0 skips them. */
 static unsigned stress_seconds = 10;
 static int forks_wanted = -1; /* < 0: each test's own count */
+/* NDPAD_TEST_WORKER_PAUSE_US (ci/valgrind.sh): the busy threads sleep this long between
+ * calls. Valgrind runs one thread at a time, so a thread that unlocks a mutex and locks it
+ * again in a loop keeps it from the forking thread (whose atfork handler waits for it):
+ * the wisdom test waited there for over five minutes under --fair-sched=yes. */
+static long worker_pause_ns;
 #define STRESS_SECONDS stress_seconds
 #define SMALL          12 /* small problems, more than the one-shot cache's slots */
 #define WORKERS        3
@@ -230,6 +235,14 @@ static int fork_children(int forks, int (*work)(void), const char *what)
     return 0;
 }
 
+/* Between two calls of a busy thread (NDPAD_TEST_WORKER_PAUSE_US). */
+static void worker_pause(void)
+{
+    if (worker_pause_ns <= 0) return;
+    const struct timespec pause = {worker_pause_ns / 1000000000, worker_pause_ns % 1000000000};
+    nanosleep(&pause, NULL);
+}
+
 static void *worker_pads_small(void *arg)
 {
     int k = (int)(intptr_t)arg;
@@ -237,6 +250,7 @@ static void *worker_pads_small(void *arg)
     while (!atomic_load(&stop_workers)) {
         (void)ndpad_pad(&small[k % SMALL], small_in[k % SMALL], out);
         k += 5;
+        worker_pause();
     }
     return NULL;
 }
@@ -244,7 +258,10 @@ static void *worker_pads_small(void *arg)
 static void *worker_saves_wisdom(void *arg)
 {
     (void)arg;
-    while (!atomic_load(&stop_workers)) (void)ndpad_wisdom_save_file(wisdom_path);
+    while (!atomic_load(&stop_workers)) {
+        (void)ndpad_wisdom_save_file(wisdom_path);
+        worker_pause();
+    }
     return NULL;
 }
 
@@ -255,6 +272,7 @@ static void *worker_loads_wisdom(void *arg)
     while (!atomic_load(&stop_workers)) {
         (void)ndpad_wisdom_load_file(wisdom_path);
         (void)ndpad_wisdom_export_string(text, sizeof(text));
+        worker_pause();
     }
     return NULL;
 }
@@ -268,7 +286,10 @@ static void *worker_runs_teams(void *arg)
     ndpad_plan *plan = NULL;
     unsigned char *out = malloc(OUT_BYTES);
     if (out != NULL && ndpad_plan_create(&problem, &options, &plan) == NDPAD_OK)
-        while (!atomic_load(&stop_workers)) (void)ndpad_execute(plan, input, out);
+        while (!atomic_load(&stop_workers)) {
+            (void)ndpad_execute(plan, input, out);
+            worker_pause();
+        }
     ndpad_plan_destroy(plan);
     free(out);
     return NULL;
@@ -400,6 +421,8 @@ int main(void)
         forks_wanted = atoi(forks_env);
         stress_seconds = 60;
     }
+    const char *pause_env = getenv("NDPAD_TEST_WORKER_PAUSE_US");
+    if (pause_env != NULL) worker_pause_ns = atol(pause_env) * 1000;
     /* Wisdom in a private file (tmpfs when there is one: a save's fsync is then free). */
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     snprintf(wisdom_path, sizeof(wisdom_path), "%s/ndpad-test-fork-%ld.wisdom", dir,
