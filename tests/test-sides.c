@@ -246,6 +246,18 @@ static void random_per_index_vs_reference(void **state)
     for (uint64_t index = 0; index < 3000; index++) check_random(index, NDPAD_REF_PER_INDEX);
 }
 
+/* A dense rank-4 CONSTANT problem (the constants come with the call). */
+static ndpad_problem constant_4d(size_t es, const int64_t *shape, const int64_t *pb,
+                                 const int64_t *pe)
+{
+    return (ndpad_problem){.rank = 4,
+                           .mode = NDPAD_CONSTANT,
+                           .elem_size = es,
+                           .shape = shape,
+                           .pads_begin = pb,
+                           .pads_end = pe};
+}
+
 /* Bigger outputs, so that threads and column tiles run: 1x8x70x90 (NCHW-like) and
  * 1x70x90x3 (NHWC-like), pad 0..3 on the last three axes, both kinds, every axis. */
 static void larger_problems_vs_reference(void **state)
@@ -277,12 +289,7 @@ static void larger_problems_vs_reference(void **state)
         test_rng_bytes(&r, in, (size_t)si * es);
         test_out out = test_out_make((size_t)so * es);
         unsigned char *expected = test_xmalloc((size_t)so * es);
-        const ndpad_problem p = {.rank = 4,
-                                 .mode = NDPAD_CONSTANT,
-                                 .elem_size = es,
-                                 .shape = shape,
-                                 .pads_begin = pb,
-                                 .pads_end = pe};
+        const ndpad_problem p = constant_4d(es, shape, pb, pe);
         assert_int_equal(ndpad_ref_pad_constants(&p, kind, axis, values, in, expected), NDPAD_OK);
         ndpad_options two;
         ndpad_options_init(&two);
@@ -375,12 +382,7 @@ static void long_rows_per_index_along_the_row(void **state)
         const int64_t count = pb[axis] + shape[axis] + pe[axis];
         unsigned char *values = test_xmalloc((size_t)count * es);
         test_rng_bytes(&r, values, (size_t)count * es);
-        const ndpad_problem p = {.rank = 4,
-                                 .mode = NDPAD_CONSTANT,
-                                 .elem_size = es,
-                                 .shape = shape,
-                                 .pads_begin = pb,
-                                 .pads_end = pe};
+        const ndpad_problem p = constant_4d(es, shape, pb, pe);
         const int32_t threads = (int32_t)test_rng_range(&r, 1, 2);
         const size_t shift = (size_t)test_rng_range(&r, 0, 63);
         check_long_rows(index, &p, NDPAD_REF_PER_INDEX, axis, values, threads, shift);
