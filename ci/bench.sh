@@ -86,11 +86,17 @@ elif [ -x "$tuner" ]; then
     tune_args=(--budget "$budget")
     [ "${NDPAD_TUNE_LARGE:-1}" = 0 ] || tune_args+=(--large)
     say "tuning: $tuner ${tune_args[*]} (output in $results/tune.txt)"
-    if "$tuner" "${tune_args[@]}" >"$results/tune.txt" 2>&1; then
+    status=0
+    "$tuner" "${tune_args[@]}" >"$results/tune.txt" 2>&1 || status=$?
+    if [ "$status" = 0 ]; then
         grep -E '^(wisdom written|tuning took)' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
+    elif [ "$status" = 3 ]; then
+        # Status 3: every class refused (a loaded machine); the wisdom file is unchanged.
+        grep -E 'nothing was tuned|machine is loaded' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
+        say "warning: nothing tuned (machine loaded); benchmarking with the wisdom as it is"
     else
         cat "$results/tune.txt" >&2
-        say "warning: ndpad-tune failed; benchmarking with the wisdom as it is"
+        say "warning: ndpad-tune failed (status $status); benchmarking with the wisdom as it is"
     fi
 else
     say "no tuner ($tuner): plans use the planner's heuristic tiles"

@@ -1,46 +1,12 @@
 /*
- * ndpad-tune — measure tile shapes and thread counts per problem class on this machine and
- * record the fastest in the wisdom file, which later plans read (NDPAD_TUNING_CACHE).
+ * ndpad-tune: measures tile shapes, thread counts and paths per problem class on this
+ * machine and records the fastest in the wisdom file, which later plans read. The full
+ * manual is the help text below (`ndpad-tune --help`); tuning/wisdom-format.md is the file.
  *
- *   ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] [--threads LIST]
- *              [--large] [--max-memory MIB] [--check] [--compare | --compare-only]
- *              [--no-save]
- *
- *   What it searches per class: thread counts (fewer than the budget too), streaming stores
- *   on/off, tile shapes, the interior copy and the output-stream path on/off (coarse, then
- *   refined around the winner; slow classes, the large outputs, in rounds of all variants);
- *   a winner is stored only when two independent sets of interleaved pairs against the
- *   heuristic confirm it beyond their spread and the machine's noise. On a loaded machine
- *   (noisy paired memcpy runs) nothing is stored, and the summary says so.
- *
- *   --budget SECONDS  total time to spend measuring (default 30); the tuner finishes within it
- *                     (the comparison of --compare comes on top)
- *   --problem SPEC    tune this one problem instead of the standard cases of ndpad-bench, e.g.
- *                     "shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4"
- *                     (may be repeated)
- *   --cache PATH      the wisdom file (default $NDPAD_WISDOM, $XDG_CACHE_HOME/ndpad/wisdom,
- *                     ~/.cache/ndpad/wisdom); merged with what it holds, atomically
- *   --threads LIST    the thread budgets to tune for, comma-separated (default "1,C" with C
- *                     the cores ndpad uses by default). Wisdom is kept per thread budget:
- *                     plans made with options.threads = N (0 = all cores) use the entry of N
- *   --large           also the large-output classes (over 256 MiB of output; each of them
- *                     needs its input and output as scratch, about 0.6 GiB)
- *   --max-memory MIB  scratch buffers allowed per class (default 1024 MiB); larger classes
- *                     keep the heuristic, with a warning
- *   --check           re-measure the stored entries of the classes against the heuristic
- *                     (interleaved pairs) and revert those that no longer win
- *   --noise FRACTION  take the machine's noise as this (0.01 = 1%) instead of measuring it:
- *                     for tests, which need a verdict on a loaded machine; never for real
- *                     tuning (a loaded machine's winners are the load's)
- *   --neighbours      only check that a plan's speed does not depend on its neighbour: a
- *                     heuristic plan in interleaved pairs with a second heuristic plan, a
- *                     plan forced to the same tile and a wisdom plan of the same tile
- *                     (separate plan objects, as programs hold them); nothing is tuned
- *   --compare         afterwards, heuristic vs tuned GB/s at each thread budget: the two
- *                     plans run in pairs, in turn, about a second each (outside the budget);
- *                     the speedup is the median of the pairs' time ratios
- *   --compare-only    only the comparison, with the wisdom already in the file
- *   --no-save         measure and print, but do not write the file
+ * Exit status: 0 when the wisdom file holds what was tuned (or --check, --compare-only,
+ * --neighbours ran); 2 for bad arguments; 1 when the file cannot be written; 3 when nothing
+ * was tuned (every class refused on a loaded machine, or the budget spent before any
+ * class): then the file is left as it was, never replaced by an empty one.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
@@ -70,14 +36,77 @@ static int parse_threads(const char *s, int *out)
     return n;
 }
 
-static void usage(FILE *f)
+static const char help_text[] =
+    "usage: ndpad-tune [OPTION]...\n"
+    "Measures, per problem class, the tile shape, thread count, streaming stores, interior\n"
+    "copy and output-stream path of ndpad's plans on this machine, and stores the fastest\n"
+    "in the wisdom file that later plans read. A choice is stored only when two independent\n"
+    "sets of interleaved pairs against the planner's heuristic confirm it beyond their\n"
+    "spread and the machine's noise; on a loaded machine nothing is stored.\n"
+    "\n"
+    "  --budget SECONDS  time to spend measuring, in all (default 30)\n"
+    "  --problem SPEC    tune this problem instead of the standard benchmark cases\n"
+    "                    (repeatable), e.g.\n"
+    "                    \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n"
+    "                    shape= extents; pads= begin list/end list (negative: crop);\n"
+    "                    mode= constant|edge|reflect|symmetric|wrap; esize= element bytes\n"
+    "  --cache PATH      the wisdom file (default $NDPAD_WISDOM, else\n"
+    "                    $XDG_CACHE_HOME/ndpad/wisdom or ~/.cache/ndpad/wisdom); merged\n"
+    "                    with what it holds and replaced atomically\n"
+    "  --threads LIST    thread budgets to tune, e.g. 1,2 (default 1 and all cores);\n"
+    "                    plans made with options.threads = N use the entry of N\n"
+    "  --large           also the standard cases over 256 MiB of output (each needs its\n"
+    "                    input and output as scratch, about 0.6 GiB)\n"
+    "  --max-memory MIB  scratch allowed per class (default 1024); larger classes keep\n"
+    "                    the heuristic, with a warning\n"
+    "  --check           re-measure the stored entries against the heuristic and drop\n"
+    "                    those that no longer win\n"
+    "  --noise FRACTION  take the machine's noise as this (0.01 = 1%) instead of\n"
+    "                    measuring it: for tests that need a verdict on a loaded machine,\n"
+    "                    never for real tuning (a loaded machine's winners are the load's)\n"
+    "  --neighbours      only check that a plan's speed does not depend on its neighbour\n"
+    "                    (interleaved pairs of separate plan objects); nothing is tuned\n"
+    "  --compare         afterwards, heuristic vs tuned GB/s per thread budget (pairs, in\n"
+    "                    turn, about a second each, outside the budget)\n"
+    "  --compare-only    only that comparison, with the wisdom already in the file\n"
+    "  --no-save         measure and print, but do not write the file\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "Exit status: 0 done; 1 the wisdom file could not be written; 2 bad arguments;\n"
+    "3 nothing tuned (machine loaded, or budget too short): the file is left unchanged.\n";
+
+/* Options that take a value. */
+static bool takes_value(const char *a)
 {
-    fputs("usage: ndpad-tune [--budget SECONDS] [--problem SPEC]... [--cache PATH] "
-          "[--threads LIST] [--large] [--max-memory MIB] [--check] [--noise FRACTION] "
-          "[--neighbours] "
-          "[--compare | --compare-only] [--no-save]\n"
-          "  SPEC: \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n",
-          f);
+    static const char *const with_value[] = {"--budget",  "--problem", "--cache",
+                                             "--threads", "--noise",   "--max-memory"};
+    for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+        if (strcmp(a, with_value[k]) == 0) return true;
+    return false;
+}
+
+/* A bad argument: what is wrong, and where the help is. */
+static int bad_argument(const char *what, const char *arg)
+{
+    fprintf(stderr, "ndpad-tune: %s%s%s\nTry 'ndpad-tune --help'.\n", what, arg != NULL ? ": " : "",
+            arg != NULL ? arg : "");
+    return 2;
+}
+
+/* Of the outcomes that had something to do (--check: a stored entry to check), how many
+ * reached a verdict (not refused on a loaded machine, not skipped for the budget); the
+ * count of those with something to do in *asked. */
+static int decided(const tune_outcome *outcomes, int count, bool check, int *asked)
+{
+    int n = 0;
+    *asked = 0;
+    for (int k = 0; k < count; k++) {
+        const tune_outcome *o = &outcomes[k];
+        if ((check || o->checked_for != 0) && !o->had_entry) continue;
+        ++*asked;
+        n += o->ok && !o->result.refused;
+    }
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -97,6 +126,7 @@ int main(int argc, char **argv)
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         const bool has_value = k + 1 < argc;
+        if (takes_value(a) && !has_value) return bad_argument("option needs a value", a);
         if (strcmp(a, "--budget") == 0 && has_value) {
             char *end;
             budget = strtod(argv[++k], &end);
@@ -105,7 +135,9 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (strcmp(a, "--problem") == 0 && has_value) {
-            if (count == MAX_PROBLEMS || !tune_parse_problem(argv[++k], &problems[count])) return 2;
+            if (count == MAX_PROBLEMS)
+                return bad_argument("too many --problem options (64 at most)", NULL);
+            if (!tune_parse_problem(argv[++k], &problems[count])) return 2;
             count++;
         } else if (strcmp(a, "--cache") == 0 && has_value) {
             cache = argv[++k];
@@ -143,11 +175,10 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--no-save") == 0) {
             save = false;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+            fputs(help_text, stdout);
             return 0;
         } else {
-            usage(stderr);
-            return 2;
+            return bad_argument(a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
     }
     if (count == 0) {
@@ -189,6 +220,15 @@ int main(int argc, char **argv)
         const ndpad_load_mark mark = ndpad_load_mark_now();
         tune_all(problems, count, threads, thread_count, &run, outcomes);
         tune_print_summary(outcomes, count * thread_count, run.check);
+        int asked;
+        const int reached = decided(outcomes, count * thread_count, run.check, &asked);
+        if (asked > 0 && reached == 0) {
+            fprintf(stderr,
+                    "ndpad-tune: nothing was %s (every class refused on a loaded machine or "
+                    "skipped for the budget); %s left unchanged\n",
+                    run.check ? "checked" : "tuned", path);
+            return 3;
+        }
         if (save) {
             if (ndpad_wisdom_save_for(path, "ndpad-tune") != NDPAD_OK) {
                 fprintf(stderr, "ndpad-tune: %s\n", ndpad_last_error());

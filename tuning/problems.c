@@ -52,6 +52,16 @@ static int parse_list(const char *s, size_t len, int64_t *dst)
     return n;
 }
 
+/* A --problem SPEC that cannot be used: what is wrong with it, and what one looks like. */
+static bool bad_spec(const char *spec, const char *why, const char *part, size_t part_len)
+{
+    fprintf(stderr, "ndpad-tune: --problem \"%s\": %s", spec, why);
+    if (part != NULL) fprintf(stderr, " \"%.*s\"", (int)part_len, part);
+    fprintf(stderr, "\n  expected e.g. \"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant "
+                    "esize=4\"\n");
+    return false;
+}
+
 bool tune_parse_problem(const char *spec, tune_problem *out)
 {
     memset(out, 0, sizeof(*out));
@@ -66,31 +76,50 @@ bool tune_parse_problem(const char *spec, tune_problem *out)
         const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
         if (strncmp(p, "shape=", 6) == 0) {
             rank = parse_list(p + 6, len - 6, out->shape);
+            if (rank < 1)
+                return bad_spec(spec, "shape= wants 1 to 32 comma-separated integers, not", p + 6,
+                                len - 6);
         } else if (strncmp(p, "pads=", 5) == 0) {
             const char *slash = memchr(p + 5, '/', len - 5);
-            if (slash == NULL) goto bad;
+            if (slash == NULL)
+                return bad_spec(spec, "pads= wants BEGIN/END lists (e.g. 1,1/2,2), not", p + 5,
+                                len - 5);
             nb = parse_list(p + 5, (size_t)(slash - p - 5), out->pads_begin);
             ne = parse_list(slash + 1, (size_t)(p + len - slash - 1), out->pads_end);
+            if (nb < 0 || ne < 0)
+                return bad_spec(spec, "pads= lists must be comma-separated integers, not", p + 5,
+                                len - 5);
         } else if (strncmp(p, "mode=", 5) == 0) {
             out->mode = ndpad_mode_parse(p + 5, len - 5);
-            if (out->mode < 0) goto bad;
+            if (out->mode < 0)
+                return bad_spec(spec, "mode= wants constant, edge, reflect, symmetric or wrap, not",
+                                p + 5, len - 5);
         } else if (strncmp(p, "esize=", 6) == 0) {
-            out->esize = (size_t)strtoull(p + 6, NULL, 10);
-            if (out->esize == 0) goto bad;
+            char *stop;
+            const long long v = strtoll(p + 6, &stop, 10);
+            if (stop == p + 6 || stop != p + len || v < 1 || v > (1LL << 20))
+                return bad_spec(spec, "esize= wants the element size in bytes (1 or more), not",
+                                p + 6, len - 6);
+            out->esize = (size_t)v;
         } else {
-            goto bad;
+            return bad_spec(spec, "unknown key (shape=, pads=, mode=, esize=):", p, len);
         }
         p += len;
     }
-    if (rank < 1) goto bad;
+    if (rank < 1) return bad_spec(spec, "no shape= given", NULL, 0);
     if (nb < 0) nb = ne = rank; /* no pads: zeros */
-    if (nb != rank || ne != rank) goto bad;
+    if (nb != rank || ne != rank) {
+        char why[128];
+        snprintf(why, sizeof(why), "pads= has %d begin and %d end values for a shape of rank %d",
+                 nb, ne, rank);
+        return bad_spec(spec, why, NULL, 0);
+    }
     out->rank = rank;
     snprintf(out->name, sizeof(out->name), "given-%s", ndpad_mode_name(out->mode));
     ndpad_problem problem = tune_as_problem(out);
     int64_t shape[NDPAD_MAX_RANK];
     if (ndpad_output_shape(&problem, shape) != NDPAD_OK) {
-        fprintf(stderr, "ndpad-tune: --problem: %s\n", ndpad_last_error());
+        fprintf(stderr, "ndpad-tune: --problem \"%s\": %s\n", spec, ndpad_last_error());
         return false;
     }
     /* A given problem is tuned whatever its size; a large one gets a large one's share. */
@@ -98,12 +127,6 @@ bool tune_parse_problem(const char *spec, tune_problem *out)
     for (int k = 0; k < rank; k++) out_bytes *= (double)shape[k];
     out->large = out_bytes >= (double)((int64_t)256 << 20);
     return true;
-bad:
-    fprintf(stderr,
-            "ndpad-tune: cannot parse --problem \"%s\"; expected e.g. "
-            "\"shape=1,64,256,256 pads=0,0,1,1/0,0,1,1 mode=constant esize=4\"\n",
-            spec);
-    return false;
 }
 
 ndpad_problem tune_as_problem(const tune_problem *p)

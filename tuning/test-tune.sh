@@ -48,8 +48,12 @@ fingerprint=$(sed -n 's/.*machine \(cpu=.*\)$/\1/p' "$work/out" | head -n 1)
 [ -n "$fingerprint" ] || { cat "$work/out"; fail "no machine fingerprint in the output"; }
 bad="class $key tile_rows=1 tile_cols=16 threads=1 stream=0 copy=vector path=rows prefetch=0 gbps=1.000"
 printf 'ndpad-wisdom 5\nmachine %s\n%s\n' "$fingerprint" "$bad" >"$work/w"
+# A refused check (loaded machine) exits 3 and leaves the file as it was.
+status=0
 "$tune" --check --budget 4 --threads 1 --cache "$work/w" --problem "$problem" >"$work/out" 2>&1 ||
-    { cat "$work/out"; fail "ndpad-tune --check failed"; }
+    status=$?
+[ "$status" = 0 ] || { [ "$status" = 3 ] && grep -q "REFUSED" "$work/out"; } ||
+    { cat "$work/out"; fail "ndpad-tune --check failed (status $status)"; }
 if grep -q "REFUSED" "$work/out"; then
     grep -qF "$bad" "$work/w" || { cat "$work/out" "$work/w"; fail "a refused check changed the entry"; }
     echo "test-tune: machine loaded: --check refused and kept the entry (as it must)"
@@ -76,4 +80,40 @@ rm -f "$work/w"
 [ "$(grep -c "class tuned by given-constant" "$work/out")" = 1 ] ||
     { cat "$work/out"; fail "the second problem of the class did not check the first's entry"; }
 [ "$(grep -c "^class " "$work/w")" = 1 ] || { cat "$work/w"; fail "not one entry for the class"; }
+# 4. A refused tuning (the noise given as 50%: a loaded machine's verdict) exits 3, says
+#    why, and writes nothing: no file where there was none, the old file where there was one.
+rm -f "$work/w"
+status=0
+"$tune" --budget 1 --noise 0.5 --threads 1 --cache "$work/w" --problem "$problem" >"$work/out" 2>&1 ||
+    status=$?
+[ "$status" = 3 ] || { cat "$work/out"; fail "a refused tuning exited $status, not 3"; }
+grep -q "nothing was tuned" "$work/out" || { cat "$work/out"; fail "a refused tuning did not say so"; }
+grep -q "wisdom written" "$work/out" && { cat "$work/out"; fail "a refused tuning claims it wrote"; }
+[ -e "$work/w" ] && fail "a refused tuning created $work/w"
+printf 'ndpad-wisdom 5\nmachine %s\n%s\n' "$fingerprint" "$bad" >"$work/w"
+cp "$work/w" "$work/w.before"
+"$tune" --budget 1 --noise 0.5 --threads 1 --cache "$work/w" --problem "$problem" >"$work/out" 2>&1 &&
+    fail "a refused tuning exited 0"
+cmp -s "$work/w" "$work/w.before" || fail "a refused tuning changed the wisdom file"
+
+# 5. The help is the manual (every option), and bad arguments say what is wrong (status 2).
+"$tune" --help >"$work/out" 2>&1 || fail "--help failed"
+for option in --budget --problem --cache --threads --large --max-memory --check --noise \
+    --neighbours --compare --compare-only --no-save "Exit status"; do
+    grep -q -- "$option" "$work/out" || fail "--help does not describe $option"
+done
+expect_bad() { # expect_bad MESSAGE ARG...: status 2 and MESSAGE on stderr
+    message="$1"
+    shift
+    status=0
+    "$tune" "$@" >"$work/out" 2>&1 || status=$?
+    [ "$status" = 2 ] || { cat "$work/out"; fail "'$*' exited $status, not 2"; }
+    grep -qF -- "$message" "$work/out" || { cat "$work/out"; fail "'$*' does not say '$message'"; }
+}
+expect_bad "unknown option: --bogus" --bogus
+expect_bad "option needs a value: --budget" --budget
+expect_bad "mode= wants" --problem "shape=4 mode=mirror"
+expect_bad "pads= has 1 begin and 1 end values for a shape of rank 2" --problem "shape=1,2 pads=1/1"
+expect_bad "unknown key" --problem "shap=4"
+expect_bad "esize= wants" --problem "shape=4 esize=two"
 echo "test-tune: ok"
