@@ -155,6 +155,9 @@ extern "C" {
 #define NDPAD_VERSION_MAJOR 0
 #define NDPAD_VERSION_MINOR 1
 #define NDPAD_VERSION_PATCH 0
+/* The header's version as one number (ndpad_version_number() gives the library's). */
+#define NDPAD_VERSION_NUMBER                                                                       \
+    (NDPAD_VERSION_MAJOR * 10000 + NDPAD_VERSION_MINOR * 100 + NDPAD_VERSION_PATCH)
 
 /* ===================================================================================== */
 /* 1. Stable ABI                                                                          */
@@ -1146,6 +1149,15 @@ NDPAD_API ndpad_status ndpad_onnx_center_crop_pad_typed(int32_t opset, int32_t r
  *  ndpad_plan_describe, the wisdom file and the benchmarks write them), "?" for anything
  *  else. A constant string. Thread-safe. */
 NDPAD_API const char *ndpad_mode_name(ndpad_mode mode);
+
+/** ndpad_version() : the version of the library that runs, "MAJOR.MINOR.PATCH", which may
+ *  differ from the NDPAD_VERSION_* macros of the header a program was compiled with (a
+ *  newer shared library). A constant string. Thread-safe. */
+NDPAD_API const char *ndpad_version(void);
+
+/** ndpad_version_number() : the same as a number, MAJOR * 10000 + MINOR * 100 + PATCH
+ *  (0.1.0 is 100), to compare with NDPAD_VERSION_NUMBER. Thread-safe. */
+NDPAD_API uint32_t ndpad_version_number(void);
 
 #ifdef __cplusplus
 }

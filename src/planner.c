@@ -22,7 +22,10 @@
 
 int32_t ndpad_default_threads(void)
 {
-    int32_t threads = ndpad_topology_get()->cores;
+    /* The cores the process may use (cgroup CPUs, affinity), within its CPU quota. */
+    const ndpad_topology *machine = ndpad_topology_get();
+    int32_t threads = machine->cores;
+    if (machine->cpu_quota > 0 && machine->cpu_quota < threads) threads = machine->cpu_quota;
 #ifdef _OPENMP
     const int omp_max = omp_get_max_threads();
     if (omp_max < threads) threads = omp_max;

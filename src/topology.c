@@ -10,6 +10,7 @@
 #include "topology.h"
 
 #include "alloc.h"
+#include "cpu-quota.h"
 
 #include <hwloc.h>
 #include <pthread.h>
@@ -66,6 +67,7 @@ static void discover(void)
     topology.cores = online > 0 ? (int)online : 1;
     topology.pus = topology.cores;
     topology.numa_nodes = 1;
+    topology.cpu_quota = ndpad_cpu_quota();
 
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0) {

@@ -11,6 +11,7 @@ typedef struct ndpad_topology {
                               CPUs, those in the affinity mask unless OMP_PLACES & co. */
     int pus;             /* hardware threads the process may use (>= 1) */
     int numa_nodes;      /* >= 1 */
+    int cpu_quota;       /* CPUs the cgroup's CPU quota allows, rounded up; 0: no quota */
     size_t l1d_bytes;    /* per core, 0 if unknown */
     size_t l2_bytes;     /* per core, 0 if unknown */
     size_t llc_bytes;    /* last-level cache (largest), 0 if unknown */

@@ -786,6 +786,20 @@ static void last_error_is_per_thread_and_empty_before_any_failure(void **state)
     assert_string_equal(ndpad_last_error(), mine);
 }
 
+/* The running library says its version, as text and as a number, and both agree with the
+ * header it was built with (the test links the library of this tree). */
+static void version_of_the_library(void **state)
+{
+    (void)state;
+    char expected[32];
+    snprintf(expected, sizeof(expected), "%d.%d.%d", NDPAD_VERSION_MAJOR, NDPAD_VERSION_MINOR,
+             NDPAD_VERSION_PATCH);
+    assert_string_equal(ndpad_version(), expected);
+    assert_int_equal(ndpad_version_number(), NDPAD_VERSION_NUMBER);
+    assert_int_equal(NDPAD_VERSION_NUMBER,
+                     NDPAD_VERSION_MAJOR * 10000 + NDPAD_VERSION_MINOR * 100 + NDPAD_VERSION_PATCH);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +823,7 @@ int main(void)
         cmocka_unit_test(big_1x64x256x256_fp32_pad_1_every_mode_vs_reference),
         cmocka_unit_test(calls_inside_an_omp_parallel_region_are_correct),
         cmocka_unit_test(last_error_is_per_thread_and_empty_before_any_failure),
+        cmocka_unit_test(version_of_the_library),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }
