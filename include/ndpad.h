@@ -1159,6 +1159,20 @@ NDPAD_API const char *ndpad_version(void);
  *  (0.1.0 is 100), to compare with NDPAD_VERSION_NUMBER. Thread-safe. */
 NDPAD_API uint32_t ndpad_version_number(void);
 
+/** ndpad_set_default_threads() : caps, for the whole process, the threads of every call and
+ *  plan whose options leave threads at 0 (one-shot calls with NULL options included): they
+ *  use at most `threads`; 0 removes the cap. Plans made before keep their budget; one-shot
+ *  calls follow at once. What threadpoolctl's `threadpool_limits` calls for ndpad (as
+ *  openblas_set_num_threads for OpenBLAS). The default without a cap: the physical cores the
+ *  process may use (its cgroup's CPUs within its affinity mask), at most the cgroup's CPU
+ *  quota rounded up (cpu.max) and OpenMP's omp_get_max_threads().
+ *  @return NDPAD_OK; NDPAD_ERR_OPTIONS when threads < 0. Thread-safe. */
+NDPAD_API ndpad_status ndpad_set_default_threads(int32_t threads);
+
+/** ndpad_get_default_threads() : the threads a plan with options.threads = 0 made now would
+ *  use (>= 1): the default above within the cap. Thread-safe. */
+NDPAD_API int32_t ndpad_get_default_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

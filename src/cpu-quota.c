@@ -95,8 +95,8 @@ int ndpad_cpu_quota(void)
             /* The unified hierarchy: at the root, or at root/unified on hybrid machines. */
             char unified[4096];
             q = smallest_along(root, cgroup, true);
-            if (q == 0 && snprintf(unified, sizeof(unified), "%s/unified", root) <
-                              (int)sizeof(unified))
+            if (q == 0 &&
+                snprintf(unified, sizeof(unified), "%s/unified", root) < (int)sizeof(unified))
                 q = smallest_along(unified, cgroup, true);
         } else {
             char list[256];

@@ -42,6 +42,7 @@ typedef struct cache_key {
     int32_t rank, mode;
     uint64_t elem_size;
     int32_t threads;        /* omp_get_max_threads(): the default budget follows it */
+    int32_t threads_cap;    /* ndpad_set_default_threads()'s cap: so does it           */
     uint32_t arrays;        /* bit k: array k given (interior, strides)             */
     char env[4][ENV_CHARS]; /* NDPAD_ISA, NDPAD_TUNING, NDPAD_STREAM,
                                NDPAD_THREADS_FIXED (truncated)                       */
@@ -141,9 +142,12 @@ static size_t make_key(const ndpad_problem *p, cache_key *key)
     key->rank = p->rank;
     key->mode = p->mode;
     key->elem_size = p->elem_size;
+    /* What the default budget follows besides the machine (read once per process): not
+     * ndpad_default_threads() itself, whose first call reads the topology (allocates). */
 #ifdef _OPENMP
     key->threads = omp_get_max_threads();
 #endif
+    key->threads_cap = ndpad_default_threads_cap();
     env_copy(key->env[0], "NDPAD_ISA");
     env_copy(key->env[1], "NDPAD_TUNING");
     env_copy(key->env[2], "NDPAD_STREAM");

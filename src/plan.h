@@ -217,9 +217,13 @@ NDPAD_INTERNAL const ndpad_thread_pool *ndpad_thread_pool_current(void);
  * call) makes it NDPAD_SCHEDULE_FIXED_TEAM. */
 NDPAD_INTERNAL int32_t ndpad_schedule_default(void);
 
-/* The thread budget of options.threads = 0: the cores hwloc finds, at most OpenMP's
- * omp_get_max_threads(), at least 1 (the tools report and tune against it). */
+/* The thread budget of options.threads = 0: the cores hwloc finds, at most the cgroup's CPU
+ * quota, OpenMP's omp_get_max_threads() and ndpad_set_default_threads()'s cap, at least 1
+ * (the tools report and tune against it); default-threads.c. */
 NDPAD_INTERNAL int32_t ndpad_default_threads(void);
+
+/* ndpad_set_default_threads()'s cap, 0 for none (the one-shot plan cache keys on it). */
+NDPAD_INTERNAL int32_t ndpad_default_threads_cap(void);
 
 /* ndpad_plan_create(), with `caller` naming the public entry point in error messages. */
 NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,

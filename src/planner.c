@@ -20,19 +20,6 @@
 #include "tile-choice.h"
 #include "wisdom.h"
 
-int32_t ndpad_default_threads(void)
-{
-    /* The cores the process may use (cgroup CPUs, affinity), within its CPU quota. */
-    const ndpad_topology *machine = ndpad_topology_get();
-    int32_t threads = machine->cores;
-    if (machine->cpu_quota > 0 && machine->cpu_quota < threads) threads = machine->cpu_quota;
-#ifdef _OPENMP
-    const int omp_max = omp_get_max_threads();
-    if (omp_max < threads) threads = omp_max;
-#endif
-    return threads > 0 ? threads : 1;
-}
-
 /* The options' ABI: 88 bytes, the fields appended in the reserved area at fixed offsets. */
 _Static_assert(sizeof(ndpad_options) == 88, "ndpad_options keeps its size");
 _Static_assert(offsetof(ndpad_options, reserved) == 24, "reserved stays where it was");

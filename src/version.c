@@ -3,7 +3,7 @@
  * agree. */
 #include "ndpad.h"
 
-#define NDPAD_TEXT(x)        #x
+#define NDPAD_TEXT(x)               #x
 #define NDPAD_VERSION_TEXT(a, b, c) NDPAD_TEXT(a) "." NDPAD_TEXT(b) "." NDPAD_TEXT(c)
 
 const char *ndpad_version(void)

@@ -800,6 +800,45 @@ static void version_of_the_library(void **state)
                      NDPAD_VERSION_MAJOR * 10000 + NDPAD_VERSION_MINOR * 100 + NDPAD_VERSION_PATCH);
 }
 
+/* ndpad_set_default_threads() caps plans of options.threads = 0, new ones only; 0 lifts the
+ * cap; a negative count is refused with a message naming the call and the argument. */
+static void default_threads_cap(void **state)
+{
+    (void)state;
+    const int32_t uncapped = ndpad_get_default_threads();
+    assert_true(uncapped >= 1);
+    int64_t shape[2] = {512, 512}, pb[2] = {1, 1}, pe[2] = {1, 1};
+    ndpad_problem p = {.rank = 2,
+                       .mode = NDPAD_EDGE,
+                       .elem_size = 4,
+                       .shape = shape,
+                       .pads_begin = pb,
+                       .pads_end = pe};
+    ndpad_plan *before = NULL, *capped = NULL;
+    assert_int_equal(ndpad_plan_create(&p, NULL, &before), NDPAD_OK);
+    assert_int_equal(ndpad_set_default_threads(1), NDPAD_OK);
+    assert_int_equal(ndpad_get_default_threads(), 1);
+    assert_int_equal(ndpad_plan_create(&p, NULL, &capped), NDPAD_OK);
+    struct ndpad_plan_info info = {.size = sizeof(info)};
+    assert_int_equal(ndpad_plan_info(capped, &info), NDPAD_OK);
+    assert_int_equal(info.threads, 1);
+    /* An explicit count is the caller's: not capped. */
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.threads = 2;
+    ndpad_plan *explicit_two = NULL;
+    assert_int_equal(ndpad_plan_create(&p, &options, &explicit_two), NDPAD_OK);
+    assert_int_equal(ndpad_set_default_threads(-1), NDPAD_ERR_OPTIONS);
+    assert_non_null(strstr(ndpad_last_error(), "ndpad_set_default_threads"));
+    assert_non_null(strstr(ndpad_last_error(), "threads"));
+    assert_int_equal(ndpad_get_default_threads(), 1); /* unchanged by the refused call */
+    assert_int_equal(ndpad_set_default_threads(0), NDPAD_OK);
+    assert_int_equal(ndpad_get_default_threads(), uncapped);
+    ndpad_plan_destroy(before);
+    ndpad_plan_destroy(capped);
+    ndpad_plan_destroy(explicit_two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -824,6 +863,7 @@ int main(void)
         cmocka_unit_test(calls_inside_an_omp_parallel_region_are_correct),
         cmocka_unit_test(last_error_is_per_thread_and_empty_before_any_failure),
         cmocka_unit_test(version_of_the_library),
+        cmocka_unit_test(default_threads_cap),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

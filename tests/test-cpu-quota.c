@@ -26,7 +26,6 @@
 #include "topology.h"
 #include "ndpad.h"
 
-
 static void parses_quota_lines(void **state)
 {
     (void)state;
@@ -80,7 +79,8 @@ static bool own_cgroup(const char *controllers, char *out, size_t size)
         char *a = strchr(line, ':'), *b = a != NULL ? strchr(a + 1, ':') : NULL;
         if (b == NULL) continue;
         *b = '\0';
-        if (strcmp(a + 1, controllers) == 0 && (controllers[0] != '\0' || strncmp(line, "0", 2) == 0)) {
+        if (strcmp(a + 1, controllers) == 0 &&
+            (controllers[0] != '\0' || strncmp(line, "0", 2) == 0)) {
             snprintf(out, size, "%s", strcmp(b + 1, "/") == 0 ? "" : b + 1);
             found = true;
             break;
