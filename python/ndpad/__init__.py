@@ -21,6 +21,7 @@ ld.so.cache), ctypes.util.find_library, and the lib directories of common instal
 from ._lib import NdpadError, NdpadMemoryError, NdpadValueError, library_path
 from ._packed import center_crop_pad_packed, crop_pad_packed, pack, pad_packed, unpack
 from ._pad import center_crop_pad, crop_pad, pad, pad_per_index
+from . import _threadpoolctl  # noqa: F401  (registers threadpoolctl's controller for libndpad)
 
 __version__ = "0.1.0"
 __all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad", "pad_packed", "crop_pad_packed",

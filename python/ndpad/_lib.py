@@ -145,6 +145,16 @@ lib.ndpad_plan_destroy.argtypes = [ctypes.c_void_p]
 lib.ndpad_plan_destroy.restype = None
 lib.ndpad_plan_describe.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
 lib.ndpad_plan_describe.restype = ctypes.c_size_t
+# Appended calls (ndpad.h 0.1.0): a libndpad from before them lacks the symbols.
+_has_default_threads = hasattr(lib, "ndpad_get_default_threads")
+if _has_default_threads:
+    lib.ndpad_get_default_threads.argtypes = []
+    lib.ndpad_get_default_threads.restype = ctypes.c_int32
+    lib.ndpad_set_default_threads.argtypes = [ctypes.c_int32]
+    lib.ndpad_set_default_threads.restype = ctypes.c_int
+if hasattr(lib, "ndpad_version"):
+    lib.ndpad_version.argtypes = []
+    lib.ndpad_version.restype = ctypes.c_char_p
 lib.ndpad_status_string.argtypes = [ctypes.c_int]
 lib.ndpad_status_string.restype = ctypes.c_char_p
 lib.ndpad_last_error.argtypes = []
@@ -273,7 +283,10 @@ def _plan_for(problem, threads):
     """The plan of `problem` (made by make_problem) with `threads`, from the cache or new.
     Planning costs tens of microseconds; a small pad repeated on the same shapes (the
     common case in a loop) then pays only for execution."""
-    key = (threads,) + problem.key
+    # threads=0 plans take the default budget when made (ndpad_set_default_threads() caps
+    # it: threadpoolctl's threadpool_limits), so the budget of now is part of the key.
+    default = lib.ndpad_get_default_threads() if threads == 0 and _has_default_threads else 0
+    key = (threads, default) + problem.key
     with _plans_lock:
         plan = _plans.get(key)
         if plan is not None:

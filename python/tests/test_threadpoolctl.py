@@ -1,0 +1,88 @@
+"""threadpoolctl (PyPI) sees libndpad and caps it: threadpool_info() lists it, and inside
+threadpool_limits(1) a pad leaving its threads to the library runs on the calling thread
+only (no ndpad worker thread is woken), while the results stay numpy's."""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import ndpad
+from ndpad._lib import lib
+
+threadpoolctl = pytest.importorskip("threadpoolctl", minversion="3.5")
+
+
+def _ndpad_entries():
+    return [i for i in threadpoolctl.threadpool_info() if i.get("internal_api") == "ndpad"]
+
+
+def _worker_threads():
+    names = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open("/proc/self/task/%s/comm" % task) as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return [n for n in names if n.startswith("ndpad-worker")]
+
+
+def test_threadpool_info_lists_libndpad():
+    entries = _ndpad_entries()
+    assert len(entries) == 1, threadpoolctl.threadpool_info()
+    entry = entries[0]
+    assert entry["user_api"] == "ndpad"
+    assert os.path.basename(entry["filepath"]).startswith("libndpad")
+    assert entry["version"] == ndpad.__version__
+    assert entry["num_threads"] == lib.ndpad_get_default_threads() >= 1
+
+
+def test_threadpool_limits_caps_and_restores():
+    before = lib.ndpad_get_default_threads()
+    x = np.random.default_rng(1).random((512, 1024), dtype=np.float32)
+    with threadpoolctl.threadpool_limits(1):
+        assert _ndpad_entries()[0]["num_threads"] == 1
+        assert lib.ndpad_get_default_threads() == 1
+        out = ndpad.pad(x, 3, "reflect")
+        np.testing.assert_array_equal(out, np.pad(x, 3, "reflect"))
+    assert lib.ndpad_get_default_threads() == before
+    with threadpoolctl.threadpool_limits(limits={"ndpad": 1}):
+        assert lib.ndpad_get_default_threads() == 1
+    assert lib.ndpad_get_default_threads() == before
+
+
+@pytest.mark.skipif(os.cpu_count() < 2, reason="one CPU: ndpad never starts a worker")
+def test_limited_to_one_thread_no_worker_runs():
+    """A fresh process (ndpad's workers start with the first multi-thread call): padding
+    large arrays under threadpool_limits(1) starts no ndpad worker thread; without the limit
+    the same calls do (so the check can fail)."""
+    import subprocess
+    import sys
+
+    code = r'''
+import os, numpy as np, threadpoolctl, ndpad
+def workers():
+    n = 0
+    for t in os.listdir("/proc/self/task"):
+        try:
+            n += open("/proc/self/task/%s/comm" % t).read().startswith("ndpad-worker")
+        except OSError:
+            pass
+    return n
+x = np.ones((2048, 2048), np.float32)
+with threadpoolctl.threadpool_limits(1):
+    for _ in range(5):
+        ndpad.pad(x, 4, "edge")
+    print("limited", workers())
+for _ in range(5):
+    ndpad.pad(x, 4, "edge")
+print("free", workers())
+'''
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    counts = dict(line.split() for line in out.stdout.split("\n") if line)
+    assert counts["limited"] == "0", out.stdout
+    assert int(counts["free"]) >= 1, out.stdout
