@@ -67,8 +67,38 @@ def _small_int(v):
     return type(v) is int and 0 <= v < _BIG
 
 
+def _dict_widths(pad_width, ndim):
+    """numpy 2.3's dict form {axis: width or (before, after)}: axes not named get no pad,
+    negative axes count from the end, a later key for the same axis wins (as numpy's loop
+    does). numpy's exceptions: IndexError for an axis out of range, AssertionError for a
+    width that is neither an int nor a pair (numpy's `match` falls through), ValueError for
+    negative widths (its later check)."""
+    widths = [(0, 0)] * ndim
+    for axis, width in pad_width.items():
+        if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+            raise TypeError("pad_width: dict keys are axes (integers), not %r" % (axis,))
+        if not -ndim <= axis < ndim:
+            raise IndexError("pad_width: axis %d is out of bounds for an array of dimension %d"
+                             % (axis, ndim))
+        if isinstance(width, (int, np.integer)) and not isinstance(width, bool):
+            before = after = int(width)
+        elif (isinstance(width, tuple) and len(width) == 2 and
+              all(isinstance(w, (int, np.integer)) and not isinstance(w, bool) for w in width)):
+            before, after = int(width[0]), int(width[1])
+        else:
+            raise AssertionError("pad_width[%d] must be an int or a pair of ints, not %r"
+                                 % (axis, width))
+        if before < 0 or after < 0:
+            raise ValueError("index can't contain negative values (pad_width[%d] is %r)"
+                             % (axis, width))
+        widths[axis] = (before, after)
+    return widths
+
+
 def pad_widths(pad_width, ndim):
     """numpy.pad's checks of pad_width, as [(before, after), ...] of Python ints."""
+    if isinstance(pad_width, dict):
+        return _dict_widths(pad_width, ndim)
     # Fast paths for the common forms, with the results as_pairs gives them.
     t = type(pad_width)
     if t is int:

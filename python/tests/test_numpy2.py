@@ -103,3 +103,44 @@ def test_string_dtype_through_dask_is_numpys_result():
         return
     got = ndpad.dask.pad(x, 3, "reflect").compute(scheduler="threads")
     assert got.tolist() == want.tolist() == np.pad(a, 3, "reflect").tolist()
+
+
+# numpy 2.3's dict pad_width ({axis: width or (before, after)}), in every mode, against
+# numpy where it has the form and against the equivalent list form everywhere.
+_DICT_WIDTHS = [{0: (1, 2)}, {-1: 3}, {0: (1, 0), 1: 2}, {}, {1: (0, 4), -2: 1},
+                {0: 1, -2: (2, 0)}]
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("widths", _DICT_WIDTHS)
+def test_dict_pad_width(mode, widths, monkeypatch):
+    import ndpad
+
+    a = np.arange(12, dtype=np.int16).reshape(3, 4)
+    listed = [(0, 0), (0, 0)]
+    for axis, w in widths.items():
+        listed[axis] = (w, w) if isinstance(w, int) else w
+    want = np.pad(a, listed, mode)
+    with monkeypatch.context() as m:  # served by libndpad, not handed to numpy.pad
+        m.setattr(np, "pad", lambda *args, **kwargs: pytest.fail("numpy.pad was called"))
+        got = ndpad.pad(a, widths, mode)
+    np.testing.assert_array_equal(got, want)
+    if tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 3):
+        np.testing.assert_array_equal(np.pad(a, widths, mode), want)
+
+
+@pytest.mark.parametrize("widths, error", [({2: 1}, IndexError), ({-3: 1}, IndexError),
+                                           ({0: (1, 2, 3)}, AssertionError),
+                                           ({0: -1}, ValueError), ({0: (1, -2)}, ValueError),
+                                           ({0: 1.5}, AssertionError)])
+def test_dict_pad_width_errors_as_numpy(widths, error):
+    import ndpad
+
+    a = np.zeros((2, 3))
+    with pytest.raises(error):  # numpy's own error where numpy has the form
+        ndpad.pad(a, widths)
+    with pytest.raises(error, match="pad_width|index"):
+        ndpad.pad_packed(np.zeros(2, np.uint8), (2, 3), widths, bits=4)
+    if tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 3):
+        with pytest.raises(error):
+            np.pad(a, widths)
