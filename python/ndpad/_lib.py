@@ -161,9 +161,21 @@ lib.ndpad_last_error.argtypes = []
 lib.ndpad_last_error.restype = ctypes.c_char_p
 
 
-def _raise(status):
-    text = "%s: %s" % (lib.ndpad_status_string(status).decode("utf-8", "replace"),
-                       lib.ndpad_last_error().decode("utf-8", "replace"))
+def _raise(status, caller=None, names=None):
+    """Raises the failure of the last call. With `caller` (the Python function the user
+    called), the message speaks of it and of its arguments: libndpad's C function name is
+    replaced by `caller` and C argument names by their Python names (`names`: C -> Python),
+    with no status name in front; the status stays in the exception's `status`."""
+    message = lib.ndpad_last_error().decode("utf-8", "replace")
+    if caller is None:
+        text = "%s: %s" % (lib.ndpad_status_string(status).decode("utf-8", "replace"), message)
+    else:
+        head, sep, rest = message.partition(": ")
+        if sep and head.startswith("ndpad_") and " " not in head:
+            message = rest
+        for c_name, py_name in (names or {}).items():
+            message = message.replace(c_name, py_name)
+        text = "%s: %s" % (caller, message)
     if status == _OUT_OF_MEMORY:
         raise NdpadMemoryError(status, text)
     if status in (_NULL_ARGUMENT, _NULL_BUFFER):
@@ -202,7 +214,7 @@ def check_center_crop_pad(shape, elem_size, target_shape, axes):
         ctypes.byref(onnx), len(shape), shape_buf, elem_size, target_buf, len(target_shape),
         axes_buf, 0 if axes is None else len(axes))
     if status != 0:
-        _raise(status)
+        _raise(status, "center_crop_pad", {"target_shape": "shape"})
 
 
 def make_problem(mode, elem_size, shape, pads_begin, pads_end, interior=None,

@@ -33,6 +33,11 @@ from ._constant import pad_value_and_slabs, side_values
 from ._fallback import crop_pad_by_index
 from ._fallback import pad_by_index as _pad_by_index
 
+try:  # numpy >= 1.25; numpy.AxisError before (Debian 12's 1.24)
+    from numpy.exceptions import AxisError as _AxisError
+except ImportError:
+    _AxisError = np.AxisError
+
 __all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad"]
 
 
@@ -293,7 +298,15 @@ def center_crop_pad(array, shape, axes=None, *, threads=0, out=None):
         raise ValueError("ndpad supports at most %d axes, got %d" % (_lib.MAX_RANK, ndim))
     target = int_list(shape, "shape")
     axis_list = None if axes is None else int_list(axes, "axes")
-    # libndpad checks every argument (and names the axis in its message).
+    # numpy's exceptions for numpy's kinds of mistakes (an axis out of range is AxisError, a
+    # repeated one ValueError); then libndpad checks the rest and names the argument.
+    if axis_list is not None:
+        for k, a in enumerate(axis_list):
+            if not -ndim <= a < ndim:
+                raise _AxisError("center_crop_pad: axes[%d] = %d is out of bounds for an array "
+                                 "of dimension %d" % (k, a, ndim))
+        if len({a % ndim for a in axis_list}) != len(axis_list):
+            raise ValueError("center_crop_pad: repeated axis in `axes` argument: %r" % (axes,))
     _lib.check_center_crop_pad(array.shape, max(array.dtype.itemsize, 1), target, axis_list)
     pb, pe = [0] * ndim, [0] * ndim
     for t, a in zip(target, range(ndim) if axis_list is None else axis_list):
