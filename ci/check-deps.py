@@ -7,7 +7,11 @@ header on its own (plan.h, checked.h). Unit A depends on unit B when A
     external linkage, or that B's header defines as a static inline function or a
     function-like macro), or
   - includes B's header and B has a .c file (a header-only unit is a shared vocabulary of
-    types: including it is no dependency of its own, but calling its inline code is).
+    types: including it is no dependency of its own for circles, but calling its inline
+    code is).
+The level order (below) also counts every include, of header-only units and of `.inc`
+lists too: a unit may not include a header of a higher level, even one that is only types
+(mode-names.c including plan.h, isa-slots.h including isa-levels.inc).
 Comments and string literals are ignored. The order the units may call each other in is
 written down in HACKING.md ("Dependency order", a numbered list of levels naming units in
 backquotes, `dir/*` for a folder): the check also refuses a unit that depends on one of a
@@ -95,7 +99,7 @@ def collect_units(src):
     units = {}
     for folder, _, names in sorted(os.walk(src)):
         for name in sorted(names):
-            if not name.endswith((".c", ".h")):
+            if not name.endswith((".c", ".h", ".inc")):
                 continue
             path = os.path.join(folder, name)
             unit = os.path.relpath(os.path.splitext(path)[0], src)
@@ -107,8 +111,9 @@ def collect_units(src):
     return units
 
 
-def dependencies(units, src):
-    """{unit: {other_unit: [reasons]}}"""
+def dependencies(units, src, includes=None):
+    """{unit: {other_unit: [reasons]}}; every include (header-only units too) also into
+    `includes` when given, {unit: {other_unit: [reasons]}}."""
     provider = {}  # function or macro name -> unit
     header_of = {}  # include name as written ("plan.h", "kernels/kernels.h") -> unit
     has_c = {u for u, d in units.items() if any(f.endswith(".c") for f in d["files"])}
@@ -118,11 +123,15 @@ def dependencies(units, src):
             names = external if path.endswith(".c") else inline | macros
             for name in names:
                 provider.setdefault(name, unit)
-            if path.endswith(".h"):
+            if path.endswith((".h", ".inc")):
                 rel = os.path.relpath(path, src)
                 header_of[rel] = unit
                 header_of.setdefault(os.path.basename(rel), unit)
     deps = {u: {} for u in units}
+    if includes is None:
+        includes = {}
+    for u in units:
+        includes.setdefault(u, {})
     for unit, data in units.items():
         for path, code in data["code"].items():
             here = os.path.relpath(os.path.dirname(path), src)
@@ -130,9 +139,11 @@ def dependencies(units, src):
                 name = os.path.normpath(os.path.join(here, m.group(1))) if here != "." \
                     else m.group(1)
                 other = header_of.get(name, header_of.get(os.path.basename(m.group(1))))
-                if other and other != unit and other in has_c:
-                    deps[unit].setdefault(other, []).append(
-                        "%s includes %s" % (os.path.basename(path), m.group(1)))
+                if other and other != unit:
+                    why = "%s includes %s" % (os.path.basename(path), m.group(1))
+                    includes[unit].setdefault(other, []).append(why)
+                    if other in has_c:
+                        deps[unit].setdefault(other, []).append(why)
             own = top_level_functions(code)[3]
             for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", bodies(code)):
                 other = provider.get(m.group(1))
@@ -180,17 +191,22 @@ def unit_level(unit, levels):
     return levels.get(folder + "/*")
 
 
-def order_violations(deps, levels):
-    """[(unit, other, reasons)] where a unit depends on one of a higher level, and
-    [unit] for the units the list does not name."""
+def order_violations(deps, levels, includes=None):
+    """[(unit, other, reasons)] where a unit depends on one of a higher level (by a call, or
+    by any include when `includes` is given), and [unit] for the units the list does not
+    name."""
     unnamed = sorted(u for u in deps if unit_level(u, levels) is None)
+    merged = {u: dict(deps[u]) for u in deps}
+    for unit, others in (includes or {}).items():
+        for other, reasons in others.items():
+            merged.setdefault(unit, {}).setdefault(other, reasons)
     wrong = []
-    for unit in sorted(deps):
+    for unit in sorted(merged):
         a = unit_level(unit, levels)
-        for other in sorted(deps[unit]):
+        for other in sorted(merged[unit]):
             b = unit_level(other, levels)
             if a is not None and b is not None and b > a:
-                wrong.append((unit, other, deps[unit][other]))
+                wrong.append((unit, other, merged[unit][other]))
     return wrong, unnamed
 
 
@@ -262,6 +278,20 @@ def self_test():
         if [(u, o) for u, o, _ in wrong] != [("c", "a")] or unnamed:
             return "c calling a of a higher level was not found (got %r, %r)" % (
                 [(u, o) for u, o, _ in wrong], unnamed)
+        # A header-only unit of a higher level, included (types only, no call): an order
+        # violation, though no circle.
+        with open(os.path.join(src, "d.h"), "w") as f:
+            f.write("typedef int d_type;\n")
+        with open(os.path.join(src, "b.c"), "a") as f:
+            f.write('#include "d.h"\n')
+        with open(hacking, "w") as f:
+            f.write("## Dependency order\n\n1. `b.c`, `c.h`\n2. `a.c`, `d.h`\n\n## Next\n")
+        includes = {}
+        deps = dependencies(collect_units(src), src, includes)
+        wrong, _ = order_violations(deps, levels_from_hacking(hacking), includes)
+        if ("b", "d") not in [(u, o) for u, o, _ in wrong]:
+            return "b including d.h of a higher level was not found (got %r)" % (
+                [(u, o) for u, o, _ in wrong],)
     return None
 
 
@@ -276,7 +306,8 @@ def main():
         return 2
     src = os.path.join(args.root, "src")
     units = collect_units(src)
-    deps = dependencies(units, src)
+    includes = {}
+    deps = dependencies(units, src, includes)
     if args.graph:
         for unit in sorted(deps):
             print("%-32s -> %s" % (unit, ", ".join(sorted(deps[unit])) or "-"))
@@ -296,7 +327,7 @@ def main():
     if levels is None:
         print("check-deps: HACKING.md has no \"Dependency order\" list", file=sys.stderr)
         return 1
-    wrong, unnamed = order_violations(deps, levels)
+    wrong, unnamed = order_violations(deps, levels, includes)
     for unit in unnamed:
         print("check-deps: %s is in no level of HACKING.md's \"Dependency order\"" % unit,
               file=sys.stderr)

@@ -6,8 +6,7 @@
 #endif
 #include <stdatomic.h>
 
-#include "plan.h"
-#include "status.h"
+#include "default-threads.h"
 #include "topology.h"
 
 /* 0: no cap. An atomic int: a forked child keeps its parent's value, a defined state. */

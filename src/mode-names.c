@@ -2,7 +2,7 @@
  * write them. */
 #include <string.h>
 
-#include "plan.h"
+#include "mode-names.h"
 
 static const char *const mode_names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
 

@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "default-threads.h"
 #include "kernels/kernels.h"
+#include "mode-names.h"
 #include "problem.h"
 
 /* One normalised axis. Output index o reads input position j = o - b; the output range
@@ -217,14 +219,6 @@ NDPAD_INTERNAL const ndpad_thread_pool *ndpad_thread_pool_current(void);
  * call) makes it NDPAD_SCHEDULE_FIXED_TEAM. */
 NDPAD_INTERNAL int32_t ndpad_schedule_default(void);
 
-/* The thread budget of options.threads = 0: the cores hwloc finds, at most the cgroup's CPU
- * quota, OpenMP's omp_get_max_threads() and ndpad_set_default_threads()'s cap, at least 1
- * (the tools report and tune against it); default-threads.c. */
-NDPAD_INTERNAL int32_t ndpad_default_threads(void);
-
-/* ndpad_set_default_threads()'s cap, 0 for none (the one-shot plan cache keys on it). */
-NDPAD_INTERNAL int32_t ndpad_default_threads_cap(void);
-
 /* ndpad_plan_create(), with `caller` naming the public entry point in error messages. */
 NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,
                                                   const ndpad_options *options, ndpad_plan **plan,
@@ -252,8 +246,5 @@ NDPAD_INTERNAL ndpad_status ndpad_pad_for(const ndpad_problem *problem, const vo
 /* Executes `plan` on buffers already checked; `skip_interior` for in-place padding. */
 NDPAD_INTERNAL void ndpad_run(const ndpad_plan *plan, const char *in, char *out,
                               bool skip_interior);
-
-/* The mode named by the `length` characters at `name`, or -1. */
-NDPAD_INTERNAL int32_t ndpad_mode_parse(const char *name, size_t length);
 
 #endif
