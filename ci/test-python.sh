@@ -48,7 +48,8 @@ trap 'rm -rf "$work"' EXIT
 # ---------------------------------------------------------------------------------------
 if [ "${NDPAD_PYTHON_DEBIAN:-1}" != 0 ]; then
     step "A. Debian: pytest with $("$py" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
-    NDPAD_LIBRARY="$build_dir/libndpad.so" "$py" -m pytest -q -p no:cacheprovider python/tests \
+    NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
+        "$py" -m pytest -q -p no:cacheprovider python/tests \
         </dev/null
     step "A. Debian: numpy's and dask's own pad tests, routed to ndpad"
     NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" \
@@ -67,8 +68,8 @@ bash ci/python-venv.sh "$venv"
 vpy="$venv/bin/python"
 
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
-NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
-    --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
+NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
+    "$vpy" -m pytest -q -p no:cacheprovider --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
     -k "not torch" python/tests </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
@@ -112,13 +113,13 @@ case "$(basename "$repaired")" in
 esac
 # The listing first, then grep (grep -q closing the pipe would fail it under pipefail).
 listing="$("$py" -m zipfile -l "$repaired")"
-for f in ndpad/libndpad.so ndpad/include/ndpad.h ndpad/_torch_native.cpp ndpad.libs/libgomp \
+for f in ndpad/libndpad.so ndpad/include/ndpad.h ndpad/bin/ndpad-tune ndpad/_torch_native.cpp ndpad.libs/libgomp \
          ndpad.libs/libhwloc; do
     grep -q "^${f//./\\.}" <<<"$listing" || fail "$(basename "$repaired") holds no $f"
 done
 ! grep -q "libndpad_torch" <<<"$listing" \
     || fail "$(basename "$repaired") holds a prebuilt libndpad_torch.so (it must match the user's torch)"
-echo "test-python: $(basename "$repaired"): libndpad.so, ndpad.h, the torch kernels' source, hwloc and libgomp in ndpad.libs/"
+echo "test-python: $(basename "$repaired"): libndpad.so, ndpad.h, ndpad-tune, the torch kernels' source, hwloc and libgomp in ndpad.libs/"
 
 step "B. wheel: installed into a fresh venv"
 fresh_venv "$work/venv-wheel"
@@ -142,7 +143,7 @@ grep -q "ndpad.libs/libgomp" <<<"${lines[2]}" && grep -q "ndpad.libs/libhwloc" <
     || fail "the installed wheel's libndpad did not load the grafted libgomp and hwloc (${lines[2]})"
 echo "test-python: the installed wheel loads ${lines[0]} with ${lines[2]}"
 # (but the 4 GiB cases of test_large.py, which the source-tree runs took on the same code)
-env -u NDPAD_LIBRARY NDPAD_TEST_INSTALLED=1 "$work/venv-wheel/bin/python" -m pytest -q \
+env -u NDPAD_LIBRARY -u NDPAD_TUNER NDPAD_TEST_INSTALLED=1 "$work/venv-wheel/bin/python" -m pytest -q \
     -p no:cacheprovider --ignore="$root/python/tests/test_torch.py" \
     --ignore="$root/python/tests/test_torch_ops.py" -k "not test_large_ and not torch" \
     "$root/python/tests" </dev/null
