@@ -24,7 +24,11 @@ const ndpad_filler_entry ndpad_filler_list[] = {
 #define NDPAD_COPY(isa, function)
 #define NDPAD_COPY_NT(isa, function)
 #define NDPAD_STREAM(isa, kind, lane, function)
+#define NDPAD_BITS_SHIFT(isa, function)
+#define NDPAD_BITS_REVERSE(isa, function)
 #include "kernels/kernels.inc"
+#undef NDPAD_BITS_SHIFT
+#undef NDPAD_BITS_REVERSE
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
 #undef NDPAD_COPY_NT
@@ -37,7 +41,11 @@ const ndpad_copy_entry ndpad_copy_list[] = {
 #define NDPAD_COPY(isa, function)    {isa, false, function, #function},
 #define NDPAD_COPY_NT(isa, function) {isa, true, function, #function},
 #define NDPAD_STREAM(isa, kind, lane, function)
+#define NDPAD_BITS_SHIFT(isa, function)
+#define NDPAD_BITS_REVERSE(isa, function)
 #include "kernels/kernels.inc"
+#undef NDPAD_BITS_SHIFT
+#undef NDPAD_BITS_REVERSE
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
 #undef NDPAD_COPY_NT
@@ -50,13 +58,34 @@ const ndpad_stream_entry ndpad_stream_list[] = {
 #define NDPAD_COPY(isa, function)
 #define NDPAD_COPY_NT(isa, function)
 #define NDPAD_STREAM(isa, kind, lane, function) {isa, kind, lane, function, #function},
+#define NDPAD_BITS_SHIFT(isa, function)
+#define NDPAD_BITS_REVERSE(isa, function)
 #include "kernels/kernels.inc"
+#undef NDPAD_BITS_SHIFT
+#undef NDPAD_BITS_REVERSE
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
 #undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
 };
 const size_t ndpad_stream_list_count = sizeof(ndpad_stream_list) / sizeof(ndpad_stream_list[0]);
+
+const ndpad_bits_entry ndpad_bits_list[] = {
+#define NDPAD_FILLER(isa, op, elem_bytes, function)
+#define NDPAD_COPY(isa, function)
+#define NDPAD_COPY_NT(isa, function)
+#define NDPAD_STREAM(isa, kind, lane, function)
+#define NDPAD_BITS_SHIFT(isa, function)   {isa, false, function, NULL, #function},
+#define NDPAD_BITS_REVERSE(isa, function) {isa, true, NULL, function, #function},
+#include "kernels/kernels.inc"
+#undef NDPAD_FILLER
+#undef NDPAD_COPY
+#undef NDPAD_COPY_NT
+#undef NDPAD_STREAM
+#undef NDPAD_BITS_SHIFT
+#undef NDPAD_BITS_REVERSE
+};
+const size_t ndpad_bits_list_count = sizeof(ndpad_bits_list) / sizeof(ndpad_bits_list[0]);
 
 /* A level's row of the dispatch table, by operation; modes are mapped at the end. */
 typedef struct op_row {
@@ -67,6 +96,9 @@ typedef struct op_row {
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT];
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
     int32_t stream_lane[NDPAD_STREAM_KIND_COUNT];
+    ndpad_bits_shift_fn bits_shift;
+    ndpad_bits_reverse_fn bits_reverse;
+    const char *bits_shift_name, *bits_reverse_name;
 } op_row;
 
 static ndpad_kernels table[NDPAD_ISA_SLOTS][NDPAD_SIZE_CLASS_COUNT];
@@ -125,6 +157,20 @@ static void install(ndpad_isa isa, op_row row[NDPAD_SIZE_CLASS_COUNT])
         }
         built[isa] = true;
     }
+    for (size_t k = 0; k < ndpad_bits_list_count; k++) {
+        const ndpad_bits_entry *e = &ndpad_bits_list[k];
+        if (e->isa != isa) continue;
+        for (int c = 0; c < NDPAD_SIZE_CLASS_COUNT; c++) {
+            if (e->reverse) {
+                row[c].bits_reverse = e->reverse_fn;
+                row[c].bits_reverse_name = e->name;
+            } else {
+                row[c].bits_shift = e->shift;
+                row[c].bits_shift_name = e->name;
+            }
+        }
+        built[isa] = true;
+    }
 }
 
 static void build_table(void)
@@ -159,6 +205,10 @@ static void build_table(void)
                 table[isa][c].stream_name[s] = rows[isa][c].stream_name[s];
                 table[isa][c].stream_lane[s] = rows[isa][c].stream_lane[s];
             }
+            table[isa][c].bits_shift = rows[isa][c].bits_shift;
+            table[isa][c].bits_shift_name = rows[isa][c].bits_shift_name;
+            table[isa][c].bits_reverse = rows[isa][c].bits_reverse;
+            table[isa][c].bits_reverse_name = rows[isa][c].bits_reverse_name;
         }
     }
     built[NDPAD_ISA_SCALAR] = true;

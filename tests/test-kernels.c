@@ -550,6 +550,8 @@ static bool isa_listed(ndpad_isa isa)
         if (copies[k].isa == isa) return true;
     for (size_t k = 0; k < ndpad_stream_list_count; k++)
         if (ndpad_stream_list[k].isa == isa) return true;
+    for (size_t k = 0; k < ndpad_bits_list_count; k++)
+        if (ndpad_bits_list[k].isa == isa) return true;
     return false;
 }
 
@@ -659,6 +661,103 @@ static void dispatch_table_selects_the_listed_kernel(void **state)
 }
 
 /* ===================================================================================== */
+/* sub-byte kernels (NDPAD_BITS_SHIFT / NDPAD_BITS_REVERSE)                                 */
+/* ===================================================================================== */
+
+/* The contracts of kernels.h, written out here. */
+static uint8_t shifted_byte(const uint8_t *src, size_t k, unsigned shift)
+{
+    return (uint8_t)((src[k] >> shift) | (src[k + 1] << (8 - shift)));
+}
+
+static uint8_t reversed_byte(uint8_t x, unsigned bits)
+{
+    uint8_t r = 0;
+    for (unsigned e = 0; e < 8 / bits; e++) {
+        const unsigned v = (x >> (e * bits)) & ((1u << bits) - 1);
+        r = (uint8_t)(r | v << (8 - bits - e * bits));
+    }
+    return r;
+}
+
+static const size_t bits_lengths[] = {0,  1,  2,  3,  7,   15,  16,  17,  31,   32,  33,
+                                      63, 64, 65, 95, 127, 128, 129, 255, 1000, 4099};
+
+/* Every bit entry of the list on the levels this CPU runs, against the contract: every
+ * shift (1..7) or element width (1, 2, 4), lengths around the vector widths, the source
+ * against a PROT_NONE page at its end and at its start (a read past it faults) and at odd
+ * offsets, the destination between sentinels. */
+static void bits_entries_keep_their_contract(void **state)
+{
+    (void)state;
+    int tested = 0;
+    for (size_t e = 0; e < ndpad_bits_list_count; e++) {
+        const ndpad_bits_entry *entry = &ndpad_bits_list[e];
+        if (!isa_available(entry->isa)) continue;
+        tested++;
+        for (size_t l = 0; l < sizeof(bits_lengths) / sizeof(bits_lengths[0]); l++) {
+            const size_t bytes = bits_lengths[l];
+            const unsigned last = entry->reverse ? 4 : 7; /* bits 1, 2, 4 or shifts 1..7 */
+            for (unsigned arg = 1; arg <= last; arg++) {
+                if (entry->reverse && arg == 3) continue;
+                /* the shift reads bytes + 1 source bytes, the reversal bytes */
+                const ptrdiff_t reads = (ptrdiff_t)bytes + (entry->reverse ? 0 : 1);
+                for (int sp = SRC_AT_PAGE_END; sp <= SRC_OFFSET_5; sp++) {
+                    const uint8_t *src = place_source(&src_arena, (src_place)sp, 0, reads);
+                    dst_window w =
+                        place_dst(&dst_arena, (int)(l + arg + (size_t)sp) % DST_PLACES, bytes);
+                    if (entry->reverse)
+                        entry->reverse_fn(w.dst, src, bytes, arg);
+                    else
+                        entry->shift(w.dst, src, bytes, arg);
+                    for (size_t k = 0; k < bytes; k++) {
+                        const uint8_t want = entry->reverse ? reversed_byte(src[bytes - 1 - k], arg)
+                                                            : shifted_byte(src, k, arg);
+                        if (w.dst[k] != want)
+                            fail_msg("%s(%zu bytes, %s %u): byte %zu is 0x%02x, expected 0x%02x",
+                                     entry->name, bytes, entry->reverse ? "bits" : "shift", arg, k,
+                                     w.dst[k], want);
+                    }
+                    const ptrdiff_t bad = first_clobbered(&w, bytes);
+                    if (bad != PTRDIFF_MIN)
+                        fail_msg("%s(%zu bytes, %u) wrote at offset %td", entry->name, bytes, arg,
+                                 bad);
+                }
+            }
+        }
+    }
+    assert_true(tested >= 2); /* the scalar shift and reversal at least */
+}
+
+/* A level's bit kernels are its own entries, else its nearest ancestor's (isa-levels.inc's
+ * parent chain, as for every kernel): ndpad_kernels_select's slots, by name too. */
+static void bits_slots_inherit_along_the_parent_chain(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ISA_COUNT; i++) {
+        const ndpad_isa isa = levels[i].isa;
+        for (int reverse = 0; reverse < 2; reverse++) {
+            const ndpad_bits_entry *want = NULL;
+            for (ndpad_isa at = isa; want == NULL;) {
+                for (size_t e = 0; e < ndpad_bits_list_count; e++)
+                    if (ndpad_bits_list[e].isa == at && ndpad_bits_list[e].reverse == reverse)
+                        want = &ndpad_bits_list[e];
+                if (at == NDPAD_ISA_SCALAR) break;
+                at = level_of(at)->parent;
+            }
+            assert_non_null(want);
+            const ndpad_kernels *k = ndpad_kernels_select(isa, 1);
+            const char *name = reverse ? k->bits_reverse_name : k->bits_shift_name;
+            const bool same =
+                reverse ? k->bits_reverse == want->reverse_fn : k->bits_shift == want->shift;
+            if (!same || strcmp(name, want->name) != 0)
+                fail_msg("%s's bit %s kernel is %s, expected %s", ndpad_isa_name(isa),
+                         reverse ? "reversal" : "shift", name, want->name);
+        }
+    }
+}
+
+/* ===================================================================================== */
 
 static int group_setup(void **state)
 {
@@ -705,12 +804,14 @@ int main(void)
 {
     static filler_case filler_cases[FILLER_CASES];
     static copy_case copy_cases[COPY_CASES];
-    static struct CMUnitTest tests[3 + FILLER_CASES + COPY_CASES];
+    static struct CMUnitTest tests[5 + FILLER_CASES + COPY_CASES];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(
         kernel_list_covers_every_operation_and_fast_size_per_isa);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(usable_isa_has_kernels_in_the_list);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(dispatch_table_selects_the_listed_kernel);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(bits_entries_keep_their_contract);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(bits_slots_inherit_along_the_parent_chain);
 
     size_t f = 0, c = 0;
     for (int i = 0; i < ISA_COUNT; i++) {

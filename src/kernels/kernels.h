@@ -21,6 +21,18 @@ typedef void (*ndpad_fill_fn)(void *restrict dst, const void *restrict src, int6
  * every row: 3.4x slower on AVX-512). */
 typedef void (*ndpad_copy_fn)(void *restrict dst, const void *restrict src, size_t bytes);
 
+/* Sub-byte rows (1-, 2- or 4-bit elements, the first in the low bits of a byte; bits-row.c):
+ * the funnel shift, dst[k] = (src[k] >> shift) | (src[k + 1] << (8 - shift)) for k in
+ * [0, bytes), shift in [1, 7]: `bytes` whole bytes of a bit stream that starts `shift` bits
+ * into src[0]; reads src[0 .. bytes] (bytes + 1 bytes) and nothing else. */
+typedef void (*ndpad_bits_shift_fn)(uint8_t *restrict dst, const uint8_t *restrict src,
+                                    size_t bytes, unsigned shift);
+/* The element reversal of whole bytes: dst[k] = src[bytes - 1 - k] with the order of its
+ * elements of `bits` bits (1, 2 or 4) reversed inside the byte, so that the bit stream of
+ * dst is the element stream of src backwards. dst and src never overlap in either. */
+typedef void (*ndpad_bits_reverse_fn)(uint8_t *restrict dst, const uint8_t *restrict src,
+                                      size_t bytes, unsigned bits);
+
 /* Output-stream kernels (stream-plan.h has the description they read): write `count`
  * consecutive output rows starting at `out` (a row start); the source row of output row k
  * starts at in + rows[k], or rows[k] is NDPAD_STREAM_PAD_ROW for a row of pad value
@@ -102,6 +114,10 @@ typedef struct ndpad_kernels {
     ndpad_stream_fn stream[NDPAD_STREAM_KIND_COUNT]; /* NULL: no level supplies that kind */
     const char *stream_name[NDPAD_STREAM_KIND_COUNT];
     int32_t stream_lane[NDPAD_STREAM_KIND_COUNT]; /* its capability (kernels.inc) */
+    ndpad_bits_shift_fn bits_shift;               /* sub-byte rows (the same in every size class) */
+    const char *bits_shift_name;
+    ndpad_bits_reverse_fn bits_reverse;
+    const char *bits_reverse_name;
 } ndpad_kernels;
 
 #define NDPAD_FILLER(isa, op, elem_bytes, function)                                                \
@@ -113,11 +129,19 @@ typedef struct ndpad_kernels {
 #define NDPAD_STREAM(isa, kind, lane, function)                                                    \
     NDPAD_INTERNAL void function(const ndpad_stream *stream, const char *in, const int64_t *rows,  \
                                  int64_t count, char *out, bool nontemporal);
+#define NDPAD_BITS_SHIFT(isa, function)                                                            \
+    NDPAD_INTERNAL void function(uint8_t *restrict dst, const uint8_t *restrict src, size_t bytes, \
+                                 unsigned shift);
+#define NDPAD_BITS_REVERSE(isa, function)                                                          \
+    NDPAD_INTERNAL void function(uint8_t *restrict dst, const uint8_t *restrict src, size_t bytes, \
+                                 unsigned bits);
 #include "kernels/kernels.inc"
 #undef NDPAD_FILLER
 #undef NDPAD_COPY
 #undef NDPAD_COPY_NT
 #undef NDPAD_STREAM
+#undef NDPAD_BITS_SHIFT
+#undef NDPAD_BITS_REVERSE
 
 /* kernels.inc as data, expanded once (kernel-table.c): the dispatch table is built from it,
  * and the kernel tests and benchmarks walk it, so a new entry is tested and measured. */
@@ -144,12 +168,23 @@ typedef struct ndpad_stream_entry {
     const char *name;
 } ndpad_stream_entry;
 
+/* A sub-byte kernel: the shift or the reversal (one of the two pointers is set). */
+typedef struct ndpad_bits_entry {
+    ndpad_isa isa;
+    bool reverse; /* the NDPAD_BITS_REVERSE slot, else NDPAD_BITS_SHIFT */
+    ndpad_bits_shift_fn shift;
+    ndpad_bits_reverse_fn reverse_fn;
+    const char *name;
+} ndpad_bits_entry;
+
 NDPAD_INTERNAL extern const ndpad_filler_entry ndpad_filler_list[];
 NDPAD_INTERNAL extern const size_t ndpad_filler_list_count;
 NDPAD_INTERNAL extern const ndpad_copy_entry ndpad_copy_list[];
 NDPAD_INTERNAL extern const size_t ndpad_copy_list_count;
 NDPAD_INTERNAL extern const ndpad_stream_entry ndpad_stream_list[];
 NDPAD_INTERNAL extern const size_t ndpad_stream_list_count;
+NDPAD_INTERNAL extern const ndpad_bits_entry ndpad_bits_list[];
+NDPAD_INTERNAL extern const size_t ndpad_bits_list_count;
 
 /* Element-size class index of `elem_size`: 0..4 for 1, 2, 4, 8, 16 bytes, 5 for any other. */
 NDPAD_INTERNAL int ndpad_size_class(size_t elem_size);
