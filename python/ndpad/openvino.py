@@ -116,6 +116,15 @@ def executions():
     return count.value, threads.value
 
 
+def _supported(element_type):
+    """Element types NdpadPad runs (pad-op.cpp's supported()): whole bytes but strings,
+    and the 4-bit types."""
+    name = element_type.get_type_name()
+    if name in ("u4", "i4", "nf4", "f4e2m1"):
+        return True
+    return name not in ("string", "dynamic") and element_type.bitwidth % 8 == 0
+
+
 def use_ndpad(model):
     """Replace every Pad-1 and Pad-12 node of the openvino.Model `model` by NdpadPad (same
     inputs, mode and results), in place; returns how many. Compile the model with a Core
@@ -128,6 +137,8 @@ def use_ndpad(model):
         info = node.get_type_info()
         if node.get_type_name() != "Pad" or info.version_id not in ("opset1", "opset12"):
             continue
+        if not _supported(node.get_input_element_type(0)):
+            continue  # strings, u1, u2, u3, u6: OpenVINO's own Pad keeps them
         new = factory.create(OP_TYPE, [v for v in node.input_values()],
                              {"mode": node.get_attributes()["pad_mode"]})
         new.set_friendly_name(node.get_friendly_name())

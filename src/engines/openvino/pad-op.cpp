@@ -75,8 +75,9 @@ void tbb_parallel_for(void *, ndpad_task_fn task, void *task_context, size_t n)
     ov::parallel_for(n, [&](size_t i) { task(task_context, i); });
 }
 
-// Element sizes of the packed types ndpad runs (OpenVINO packs the first element of
-// u4/i4/nf4/f4e2m1 and u2 in the low bits of a byte, as ndpad's sub-byte problems do).
+// Element sizes of the packed types ndpad runs: OpenVINO packs the first element of
+// u4/i4/nf4/f4e2m1 in the low bits of a byte, as ndpad's sub-byte problems do. u1, u2 (not
+// packed so), u3 and u6 (split over planes) are left to OpenVINO's own Pad.
 int32_t sub_byte_bits(const ov::element::Type &et)
 {
     switch (et) {
@@ -86,6 +87,11 @@ int32_t sub_byte_bits(const ov::element::Type &et)
     case ov::element::f4e2m1: return 4;
     default: return 0;
     }
+}
+
+bool supported(const ov::element::Type &et)
+{
+    return et != ov::element::string && (et.bitwidth() % 8 == 0 || sub_byte_bits(et) != 0);
 }
 
 } // namespace
@@ -115,8 +121,8 @@ void Pad::validate_and_infer_types()
                           "takes 3 or 4 inputs (data, pads_begin, pads_end[, pad_value]), not ",
                           get_input_size());
     const ov::element::Type et = get_input_element_type(0);
-    NODE_VALIDATION_CHECK(this, et.is_dynamic() || et.bitwidth() % 8 == 0 || sub_byte_bits(et) != 0,
-                          "element type ", et, " is not supported");
+    NODE_VALIDATION_CHECK(this, et.is_dynamic() || supported(et), "element type ", et,
+                          " is not supported");
     // OpenVINO's own Pad-12 on the same inputs: the same output shape (static, bounded or
     // dynamic) and the same errors for pads it rejects. The temporary node is detached
     // from the inputs when it goes.
@@ -149,7 +155,7 @@ std::shared_ptr<ov::Node> Pad::clone_with_new_inputs(const ov::OutputVector &arg
 bool Pad::has_evaluate() const
 {
     const ov::element::Type et = get_input_element_type(0);
-    return et != ov::element::string && (et.bitwidth() % 8 == 0 || sub_byte_bits(et) != 0);
+    return supported(et);
 }
 
 std::shared_ptr<const Pad::CachedPlan> Pad::plan_for(const std::vector<int64_t> &key,
@@ -209,8 +215,7 @@ bool Pad::evaluate(ov::TensorVector &outputs, const ov::TensorVector &inputs) co
                     "': pads_begin and pads_end have ", begin.size(), " and ", end.size(),
                     " entries, data has rank ", rank);
     const int32_t bits = sub_byte_bits(et);
-    OPENVINO_ASSERT(et != ov::element::string && (bits != 0 || et.bitwidth() % 8 == 0),
-                    "NdpadPad: element type ", et, " is not supported");
+    OPENVINO_ASSERT(supported(et), "NdpadPad: element type ", et, " is not supported");
     const void *pad_value = nullptr;
     if (mode->mode == NDPAD_CONSTANT && inputs.size() == 4) {
         const ov::Tensor &value = inputs[3];
@@ -246,6 +251,12 @@ bool Pad::evaluate(ov::TensorVector &outputs, const ov::TensorVector &inputs) co
         outputs[0] = ov::Tensor(et, out_shape);
     } else {
         outputs[0].set_shape(out_shape);
+    }
+    if (bits != 0 && outputs[0].get_byte_size() > 0 &&
+        (ov::shape_size(out_shape) * bits) % 8 != 0) {
+        // The last byte's bits past the last element: zero, as OpenVINO's own Pad leaves
+        // them (ndpad never writes bits that are not elements).
+        static_cast<unsigned char *>(outputs[0].data())[outputs[0].get_byte_size() - 1] = 0;
     }
     const ndpad_status status =
         plan->plan != nullptr ? ndpad_execute(plan->plan, data.data(), outputs[0].data())
