@@ -72,10 +72,9 @@ vpy="$venv/bin/python"
 # build tree, now configured with OpenVINO_DIR); the pytest run below tests it
 # (python/tests/test_openvino.py), then the package's own first-use build is checked.
 step "B. the OpenVINO extension: CMake with the venv's openvino"
-ov_dir="$("$vpy" -c 'import openvino.utils as u; print(u.get_cmake_path())')"
-CMAKE_ARGS="${CMAKE_ARGS:-} -DOpenVINO_DIR=$ov_dir" bash ci/build.sh "$build_dir" >/dev/null
-export NDPAD_OPENVINO_EXTENSION="$build_dir/src/engines/openvino/libndpad_openvino.so"
-[ -f "$NDPAD_OPENVINO_EXTENSION" ] || fail "CMake built no $NDPAD_OPENVINO_EXTENSION"
+NDPAD_OPENVINO_EXTENSION="$(bash ci/openvino-extension.sh "$vpy" "$build_dir" 2>/dev/null)" \
+    || fail "the OpenVINO extension did not build (bash ci/openvino-extension.sh $vpy $build_dir)"
+export NDPAD_OPENVINO_EXTENSION
 
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
 NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
