@@ -350,5 +350,35 @@ def test_threads_follow_inference_num_threads(ext, threads):
                                   {"INFERENCE_NUM_THREADS": threads})
     assert compiled.get_property("INFERENCE_NUM_THREADS") == threads
     x = np.ones((1, 8, 256, 256), np.float32)
+    before = nov.executions()[0]
     compiled([x, np.array([0, 0, 4, 4, 0, 0, 4, 4], np.int64)])
-    assert nov.executions()[1] == threads
+    assert nov.executions() == (before + 1, threads)
+
+
+NO_WORKER_SCRIPT = r"""
+import os, sys, numpy as np, openvino as ov, openvino.opset12 as ops
+import ndpad.openvino as nov
+x = ops.parameter([4, 512, 512], np.float32)
+model = ov.Model([ops.pad(x, [0, 8, 8], [0, 8, 8], "reflect")], [x])
+nov.use_ndpad(model)
+core = ov.Core()
+core.add_extension(nov.extension_path())
+core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 2})(np.ones((4, 512, 512), np.float32))
+names = [open("/proc/self/task/%s/comm" % t).read().strip() for t in os.listdir("/proc/self/task")]
+print(nov.executions()[0], sum(n.startswith("ndpad-worker") for n in names))
+"""
+
+
+def test_no_ndpad_threads(ext):
+    """ndpad runs its tiles on OpenVINO's TBB threads: a fresh process that pads a 4 MiB
+    output through the extension on 2 threads has no ndpad worker thread."""
+    import subprocess
+    import sys
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU")
+    env = dict(os.environ, NDPAD_OPENVINO_EXTENSION=ext, PYTHONPATH=os.pathsep.join(
+        p for p in [os.path.dirname(os.path.dirname(os.path.abspath(nov.__file__))),
+                    os.environ.get("PYTHONPATH")] if p))
+    out = subprocess.run([sys.executable, "-c", NO_WORKER_SCRIPT], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["1", "0"]
