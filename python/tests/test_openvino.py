@@ -382,3 +382,47 @@ def test_no_ndpad_threads(ext):
     out = subprocess.run([sys.executable, "-c", NO_WORKER_SCRIPT], env=env, check=True,
                          capture_output=True, text=True).stdout.split()
     assert out == ["1", "0"]
+
+
+def test_ir_round_trip(ext, tmp_path):
+    """A model with NdpadPad saved as IR reads back with the extension (its OpExtension),
+    and a Core without it says which opset it lacks."""
+    p = ops.parameter([-1, 3], np.float32)
+    model = ov.Model([ops.pad(p, [1, -1], [0, 2], "symmetric")], [p])
+    assert nov.use_ndpad(model) == 1
+    path = str(tmp_path / "m.xml")
+    ov.save_model(model, path)
+    core = ov.Core()
+    core.add_extension(ext)
+    back = core.read_model(path)
+    assert nov.OP_TYPE in [n.get_type_name() for n in back.get_ordered_ops()]
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    want = ov.Core().compile_model(ov.Model([ops.pad(p, [1, -1], [0, 2], "symmetric")], [p]),
+                                   "CPU")(x)[0]
+    assert core.compile_model(back, "CPU")(x)[0].tobytes() == want.tobytes()
+    with pytest.raises(Exception, match="ndpad"):
+        ov.Core().read_model(path)
+
+
+def test_concurrent_requests_dynamic_shapes(ext):
+    """Four infer requests at once on shapes that change each job: the operator's plan
+    cache is replaced while other requests execute; every result is numpy.pad's."""
+    model = pad_model("reflect", 19, TensorProto.FLOAT, ["a", "b"], value=False)
+    core = ov.Core()
+    core.add_extension(ext)
+    compiled = core.compile_model(core.read_model(model.SerializeToString()), "CPU",
+                                  {"NUM_STREAMS": 2})
+    queue = ov.AsyncInferQueue(compiled, 4)
+    results = {}
+    queue.set_callback(lambda request, job: results.__setitem__(
+        job, request.get_output_tensor(0).data.copy()))
+    inputs = {}
+    for job in range(40):
+        x = np.random.default_rng(job).standard_normal((50 + job % 7, 300 + job % 5)).astype(
+            np.float32)
+        inputs[job] = x
+        queue.start_async([x, np.array([1, 2, 3, 4], np.int64)], userdata=job)
+    queue.wait_all()
+    for job, x in inputs.items():
+        want = np.pad(x, [(1, 3), (2, 4)], mode="reflect")
+        assert results[job].tobytes() == want.tobytes(), job
