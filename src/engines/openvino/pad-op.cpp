@@ -163,8 +163,10 @@ std::shared_ptr<const Pad::CachedPlan> Pad::plan_for(const std::vector<int64_t> 
 {
     {
         std::lock_guard<std::mutex> hold(m_lock);
-        if (m_cached && m_cached->key == key) {
-            return m_cached;
+        for (const auto &cached : m_cached) {
+            if (cached->key == key) {
+                return cached;
+            }
         }
     }
     // key: elem_size (negative: -bits), mode, rank, shape, begin, end, threads, value bytes
@@ -196,7 +198,10 @@ std::shared_ptr<const Pad::CachedPlan> Pad::plan_for(const std::vector<int64_t> 
         OPENVINO_THROW("NdpadPad '", get_friendly_name(), "': ", ndpad_last_error());
     }
     std::lock_guard<std::mutex> hold(m_lock);
-    m_cached = made;
+    if (m_cached.size() == cached_plans) {
+        m_cached.pop_back(); // the oldest; a request still executing it keeps it alive
+    }
+    m_cached.insert(m_cached.begin(), made);
     return made;
 }
 

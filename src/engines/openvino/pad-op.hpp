@@ -37,15 +37,16 @@ class Pad : public ov::op::Op
     }
 
   private:
-    // The last plan this node made, kept for the next inference of the same problem (a
-    // plan is immutable: other threads may still execute one that was replaced).
+    // The last plans this node made (up to cached_plans), kept for the next inferences of
+    // the same problems (a plan is immutable: other threads may still execute one dropped).
     struct CachedPlan;
     std::shared_ptr<const CachedPlan> plan_for(const std::vector<int64_t> &key, int32_t threads,
                                                const void *pad_value) const;
 
     std::string m_mode = "constant";
     mutable std::mutex m_lock;
-    mutable std::shared_ptr<const CachedPlan> m_cached;
+    mutable std::vector<std::shared_ptr<const CachedPlan>> m_cached; // newest first
+    static constexpr size_t cached_plans = 4; // shapes of dynamic models, streams' threads
 };
 
 // Counters the tests read through ndpad_openvino_stats() (extension.cpp).
