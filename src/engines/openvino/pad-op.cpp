@@ -2,7 +2,8 @@
 // execution by libndpad on the CPU plugin's TBB threads.
 #include "pad-op.hpp"
 
-#include <cstring>
+#include <algorithm>
+#include <type_traits>
 
 #include <openvino/core/parallel.hpp>
 #include <openvino/op/pad.hpp>
@@ -238,10 +239,13 @@ bool Pad::evaluate(ov::TensorVector &outputs, const ov::TensorVector &inputs) co
     key.insert(key.end(), begin.begin(), begin.end());
     key.insert(key.end(), end.begin(), end.end());
     for (size_t k = 0; k < rank; k++) {
-        const int64_t extent = static_cast<int64_t>(shape[k]) + begin[k] + end[k];
-        OPENVINO_ASSERT(extent >= 0, "NdpadPad '", get_friendly_name(), "': axis ", k,
+        int64_t extent = 0;
+        const bool overflow =
+            __builtin_add_overflow(static_cast<int64_t>(shape[k]), begin[k], &extent) ||
+            __builtin_add_overflow(extent, end[k], &extent);
+        OPENVINO_ASSERT(!overflow && extent >= 0, "NdpadPad '", get_friendly_name(), "': axis ", k,
                         " of extent ", shape[k], " padded by ", begin[k], " and ", end[k],
-                        " is negative");
+                        overflow ? " overflows int64" : " is negative");
         out_shape[k] = static_cast<size_t>(extent);
     }
     key.push_back(threads);
