@@ -72,8 +72,8 @@ vpy="$venv/bin/python"
 # build tree, now configured with OpenVINO_DIR); the pytest run below tests it
 # (python/tests/test_openvino.py), then the package's own first-use build is checked.
 step "B. the OpenVINO extension: CMake with the venv's openvino"
-NDPAD_OPENVINO_EXTENSION="$(bash ci/openvino-extension.sh "$vpy" "$build_dir" 2>/dev/null)" \
-    || fail "the OpenVINO extension did not build (bash ci/openvino-extension.sh $vpy $build_dir)"
+NDPAD_OPENVINO_EXTENSION="$(bash ci/openvino-extension.sh "$vpy" "$build_dir" 2>"$work/openvino.log")" \
+    || { cat "$work/openvino.log"; fail "the OpenVINO extension did not build"; }
 export NDPAD_OPENVINO_EXTENSION
 
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
