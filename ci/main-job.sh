@@ -8,7 +8,9 @@
 # on 2 cores.
 # The Python package's numpy benchmark runs on PyPI's numpy 2, in the virtual environment
 # ci/python-venv.sh makes (<build-dir>-venv, shared with ci/test-python.sh;
-# NDPAD_PYTHON_PYPI=0: Debian's numpy instead).
+# NDPAD_PYTHON_PYPI=0: Debian's numpy instead); so does the engines benchmark
+# (python/bench/bench_engines.py: OpenVINO's own Pad against ndpad's extension, into
+# build/results/engines.txt; skipped with NDPAD_PYTHON_PYPI=0).
 # Usage: ci/main-job.sh [build-dir]   (default: build/)
 # The environment variables of ci/bench.sh apply (NDPAD_TUNE_BUDGET, default 50 here,
 # NDPAD_TUNE_LARGE, NDPAD_BENCH_TUNING, NDPAD_BENCH_THREADS, NDPAD_BENCH_REPETITIONS, ...).
@@ -50,5 +52,16 @@ if [ "$NDPAD_TUNE_BUDGET" != 0 ] && [ -x "$compare" ]; then
     t0=$SECONDS
     "$compare" "${compare_args[@]}" | tee "$results/tuned-vs-heuristic.txt"
     echo "main-job: ndpad-bench-tuned took $((SECONDS - t0)) s"
+fi
+# OpenVINO's own Pad against ndpad's extension (python/bench/bench_engines.py), in the PyPI
+# venv: the extension built by CMake against its openvino, into build/results/engines.txt.
+if [ "${NDPAD_PYTHON_PYPI:-1}" != 0 ]; then
+    echo
+    echo "main-job: OpenVINO's Pad vs ndpad's extension (into $results/engines.txt)"
+    t0=$SECONDS
+    ext="$(bash ci/openvino-extension.sh "$venv/bin/python" "$build_dir")"
+    NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_OPENVINO_EXTENSION="$ext" PYTHONPATH="$root/python" \
+        "$venv/bin/python" python/bench/bench_engines.py --out "$results/engines.txt" </dev/null
+    echo "main-job: bench_engines took $((SECONDS - t0)) s"
 fi
 echo "main-job: done in $((SECONDS - start)) s"

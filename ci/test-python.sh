@@ -6,7 +6,9 @@
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
 #      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but the
-#      torch tests, numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
+#      torch tests (the OpenVINO extension's included: CMake builds it against the venv's
+#      openvino, and ndpad.openvino's first-use build is checked too), numpy's and dask's
+#      own pad tests routed to ndpad, ndpad.torch on PyPI's
 #      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
 #      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
@@ -67,12 +69,29 @@ step "B. the PyPI venv: $venv"
 bash ci/python-venv.sh "$venv"
 vpy="$venv/bin/python"
 
+# The OpenVINO extension: the repository's CMake against the venv's openvino SDK (the same
+# build tree, now configured with OpenVINO_DIR); the pytest run below tests it
+# (python/tests/test_openvino.py), then the package's own first-use build is checked.
+step "B. the OpenVINO extension: CMake with the venv's openvino"
+NDPAD_OPENVINO_EXTENSION="$(bash ci/openvino-extension.sh "$vpy" "$build_dir" 2>"$work/openvino.log")" \
+    || { cat "$work/openvino.log"; fail "the OpenVINO extension did not build"; }
+export NDPAD_OPENVINO_EXTENSION
+
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
 NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
     "$vpy" -m pytest -q -p no:cacheprovider --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
     -k "not torch" python/tests </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
+
+# ndpad.openvino without NDPAD_OPENVINO_EXTENSION: compiled at first use from the package's
+# sources against the venv's openvino, then a conv net and wrap through it.
+step "B. PyPI: ndpad.openvino's first-use build"
+NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_OPENVINO_CACHE="$work/openvino-cache" \
+    env -u NDPAD_OPENVINO_EXTENSION "$vpy" -m pytest -q -p no:cacheprovider \
+    python/tests/test_openvino.py -k "test_conv_net_every_mode and 19 or test_onnx_wrap" </dev/null
+ls "$work"/openvino-cache/openvino-*/libndpad_openvino.so >/dev/null \
+    || fail "ndpad.openvino did not build its extension at first use"
 
 # ndpad.torch on PyPI's torch 2: native kernels built at first use, then every torch test.
 step "B. PyPI: ci/test-torch.sh $vpy"
@@ -113,8 +132,8 @@ case "$(basename "$repaired")" in
 esac
 # The listing first, then grep (grep -q closing the pipe would fail it under pipefail).
 listing="$("$py" -m zipfile -l "$repaired")"
-for f in ndpad/libndpad.so ndpad/include/ndpad.h ndpad/bin/ndpad-tune ndpad/_torch_native.cpp ndpad.libs/libgomp \
-         ndpad.libs/libhwloc; do
+for f in ndpad/libndpad.so ndpad/include/ndpad.h ndpad/bin/ndpad-tune ndpad/_torch_native.cpp \
+         ndpad.libs/libgomp ndpad.libs/libhwloc ndpad/_openvino/pad-op.cpp ndpad/openvino.py; do
     grep -q "^${f//./\\.}" <<<"$listing" || fail "$(basename "$repaired") holds no $f"
 done
 ! grep -q "libndpad_torch" <<<"$listing" \
