@@ -30,9 +30,13 @@ def _worker_threads():
 
 
 def test_threadpool_info_lists_libndpad():
+    # The package's libndpad among them (a process may hold others: an engine extension
+    # linked with its own copy lists its own).
     entries = _ndpad_entries()
-    assert len(entries) == 1, threadpoolctl.threadpool_info()
-    entry = entries[0]
+    mine = [e for e in entries
+            if os.path.realpath(e["filepath"]) == os.path.realpath(ndpad.library_path)]
+    assert len(mine) == 1, threadpoolctl.threadpool_info()
+    entry = mine[0]
     assert entry["user_api"] == "ndpad"
     assert os.path.basename(entry["filepath"]).startswith("libndpad")
     assert entry["version"] == ndpad.__version__
@@ -43,7 +47,7 @@ def test_threadpool_limits_caps_and_restores():
     before = lib.ndpad_get_default_threads()
     x = np.random.default_rng(1).random((512, 1024), dtype=np.float32)
     with threadpoolctl.threadpool_limits(1):
-        assert _ndpad_entries()[0]["num_threads"] == 1
+        assert all(e["num_threads"] == 1 for e in _ndpad_entries())
         assert lib.ndpad_get_default_threads() == 1
         out = ndpad.pad(x, 3, "reflect")
         np.testing.assert_array_equal(out, np.pad(x, 3, "reflect"))
