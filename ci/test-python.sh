@@ -5,8 +5,10 @@
 #      torch >= 2.4, so its tests skip under Debian's torch 1.13), and numpy's and dask's own
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
-#      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but the
-#      torch tests, numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
+#      torch 2, onnxruntime (ci/python-venv.sh, ci/requirements-python.txt): the ONNX Runtime
+#      custom-op library built against Debian 13's ONNX Runtime header
+#      (ci/onnxruntime-header.sh), the pytest suite but the torch tests (test_onnxruntime.py
+#      with it, never skipped), numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
 #      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
 #      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
@@ -66,8 +68,17 @@ step "B. the PyPI venv: $venv"
 bash ci/python-venv.sh "$venv"
 vpy="$venv/bin/python"
 
-step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
-NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
+# The ONNX Runtime custom-op library: ONNX Runtime's C API header from Debian 13's
+# libonnxruntime-dev (ci/onnxruntime-header.sh, cached), then the library in the same build;
+# python/tests/test_onnxruntime.py must find it (NDPAD_REQUIRE_ORT=1: no skip).
+step "B. the ONNX Runtime custom-op library"
+ort_include="$(bash ci/onnxruntime-header.sh)"
+cmake -S "$root" -B "$build_dir" -DNDPAD_ORT_INCLUDE_DIR="$ort_include" >/dev/null
+cmake --build "$build_dir" -j"$(nproc)" --target ndpad_onnxruntime >/dev/null
+[ -f "$build_dir/libndpad-onnxruntime.so" ] || fail "no $build_dir/libndpad-onnxruntime.so"
+
+step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask, onnxruntime; print("numpy", numpy.__version__, "dask", dask.__version__, "onnxruntime", onnxruntime.__version__)')"
+NDPAD_REQUIRE_ORT=1 NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
     --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
     -k "not torch" python/tests </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"

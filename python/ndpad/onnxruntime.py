@@ -22,10 +22,10 @@ that is none of the four) fail with ONNX Runtime's exceptions as well. Beyond ON
 Pad: every element type of ONNX's Pad-25 (int16, bfloat16, float8, int4, ...). Repeated
 entries in `axes` are refused (ONNX Runtime's Pad accepts them).
 
-The library is found, in order: at the path in NDPAD_ORT_LIBRARY; next to this file (a wheel
-built where ONNX Runtime's C API header was found); next to the libndpad the package loaded
-(a CMake build folder, or an install's lib folder). CMake builds it when it finds
-onnxruntime_c_api.h (NDPAD_ORT_INCLUDE_DIR; ci/onnxruntime-header.sh fetches Debian's).
+The library is found at the path in NDPAD_ORT_LIBRARY (a file, or its folder), else next to
+the libndpad the package loaded (a CMake build folder, or the lib folder `cmake --install`
+fills). CMake builds it when it finds onnxruntime_c_api.h (NDPAD_ORT_INCLUDE_DIR;
+ci/onnxruntime-header.sh fetches Debian's); the wheel does not carry it.
 """
 
 import os
@@ -45,7 +45,6 @@ def _candidates():
     if env:
         yield os.path.join(env, _NAME) if os.path.isdir(env) else env
         return  # an explicit choice is final
-    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), _NAME)
     yield os.path.join(os.path.dirname(os.path.realpath(_ndpad_library_path)), _NAME)
 
 

@@ -50,6 +50,7 @@ static const OrtApi *ort;
 /* One kernel (one node): its mode. */
 typedef struct pad_kernel {
     char mode[16];
+    int32_t threads; /* the pool's threads ndpad cuts tiles for */
 } pad_kernel;
 
 __attribute__((format(printf, 2, 3))) static OrtStatus *error(OrtErrorCode code, const char *fmt,
@@ -271,11 +272,14 @@ static OrtStatus *ORT_API_CALL pad_compute(void *op_kernel, OrtKernelContext *co
     if (status == NULL) status = ort->GetTensorMutableData(output, &out);
     if (status != NULL) return status;
 
-    const ndpad_thread_pool pool = {ort_parallel_for, NULL, process_cpus()};
+    const ndpad_thread_pool pool = {ort_parallel_for, NULL, kernel->threads};
     ndpad_set_thread_pool(&pool);
     current_context = context;
-    st = ndpad_onnx_pad_typed(0, (int32_t)rank, dims, type, pads, pads_count,
-                              has_axes ? axes : NULL, axes_count, kernel->mode, value, in, out);
+    if (typed.elem_bits >= 8) /* the problem made above (one-shot plan cache) */
+        st = ndpad_pad(&typed.onnx.problem, (const char *)in + typed.onnx.in_offset, out);
+    else /* sub-byte: ONNX's packing of the output's last byte too */
+        st = ndpad_onnx_pad_typed(0, (int32_t)rank, dims, type, pads, pads_count,
+                                  has_axes ? axes : NULL, axes_count, kernel->mode, value, in, out);
     current_context = NULL;
     ndpad_set_thread_pool(NULL);
     if (st != NDPAD_OK) return error(ORT_RUNTIME_EXCEPTION, "ndpad Pad: %s", ndpad_last_error());
@@ -345,6 +349,7 @@ static OrtStatus *ORT_API_CALL pad_create(const OrtCustomOp *op, const OrtApi *a
     pad_kernel *kernel = calloc(1, sizeof *kernel);
     if (kernel == NULL) return error(ORT_FAIL, "ndpad Pad: out of memory");
     memcpy(kernel->mode, mode, sizeof mode);
+    kernel->threads = process_cpus();
     *out = kernel;
     return NULL;
 }
