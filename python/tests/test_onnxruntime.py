@@ -202,6 +202,20 @@ def test_pads_computed_at_run_time_and_dynamic_shapes():
         _same(own_s.run(None, feeds), our_s.run(None, feeds))
 
 
+def test_input_of_unknown_rank():
+    # shape inference sees no rank: the Conv after the Pad must still be accepted
+    w = numpy_helper.from_array(np.arange(54, dtype=np.float32).reshape(2, 3, 3, 3), "w")
+    p = numpy_helper.from_array(np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64), "p")
+    graph = helper.make_graph(
+        [helper.make_node("Pad", ["x", "p"], ["xp"], mode="reflect"),
+         helper.make_node("Conv", ["xp", "w"], ["y"])], "norank",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w, p])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    x = np.random.default_rng(2).standard_normal((1, 3, 8, 9)).astype(np.float32)
+    _same(*_both(model, {"x": x}))
+
+
 def test_wrap_pads_longer_than_the_axis():
     # ONNX Runtime's own Pad accepts wrap pads longer than the axis: the pattern repeats
     for pads in ([4, 0], [3, 3], [7, 5], [-1, 5]):
@@ -259,6 +273,7 @@ ORT_ERRORS = (ort_errors.Fail, ort_errors.InvalidArgument, ort_errors.RuntimeExc
     ((2, 3), [1, 1], "constant", None),       # pads of the wrong length
     ((3,), [-4, 0], "constant", None),        # a crop past the whole axis
     ((2, 3), [1, 1], "constant", [2]),        # axis out of range
+    ((), [], "constant", None),               # a scalar
 ])
 def test_errors_as_onnxruntime(shape, pads, mode, axes):
     model = _pad_model(np.float32, len(shape), mode, pads, axes=axes)

@@ -172,6 +172,7 @@ static OrtStatus *check_as_onnxruntime(const char *mode, size_t rank, const int6
                                        const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                        int64_t axes_count, int has_axes)
 {
+    if (rank == 0) return error(ORT_FAIL, "ndpad Pad: data is a scalar (no axis to pad)");
     int64_t n_axes = has_axes ? axes_count : (int64_t)rank;
     if (pads_count != 2 * n_axes) return NULL;
     for (int64_t i = 0; i < n_axes; i++) {
@@ -287,8 +288,7 @@ static OrtStatus *ORT_API_CALL pad_compute(void *op_kernel, OrtKernelContext *co
 }
 
 /* The output's type is data's; its extents depend on the values of pads and axes, which
- * shape inference does not see: data's rank, every extent unknown. (An input of unknown rank
- * reaches this function as a scalar, so the output is then declared one.) */
+ * shape inference does not see: data's rank, every extent unknown. */
 static OrtStatus *ORT_API_CALL pad_infer(const OrtCustomOp *op, OrtShapeInferContext *context)
 {
     (void)op;
@@ -303,6 +303,10 @@ static OrtStatus *ORT_API_CALL pad_infer(const OrtCustomOp *op, OrtShapeInferCon
         status = error(ORT_INVALID_ARGUMENT, "ndpad Pad: data has rank %zu, more than %d", rank,
                        NDPAD_MAX_RANK);
     if (status != NULL) return status;
+    /* An input of unknown rank reaches here as a scalar: declaring the output one would
+     * break the shape inference of the nodes after it. Nothing is declared then (a scalar
+     * input is refused at run time, as by ONNX Runtime's Pad). */
+    if (rank == 0) return NULL;
     OrtTensorTypeAndShapeInfo *info = NULL;
     status = ort->CreateTensorTypeAndShapeInfo(&info);
     if (status != NULL) return status;
