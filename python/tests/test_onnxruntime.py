@@ -252,6 +252,32 @@ def test_on_onnxruntime_threads_and_no_ndpad_thread():
     assert set(os.listdir("/proc/self/task")) <= before
 
 
+def test_concurrent_runs_of_one_session():
+    """Four Python threads run one session at once (ORT releases the GIL): each execution
+    finds its own kernel context, every result is right."""
+    import threading
+
+    model = _pad_model(np.float32, 3, "edge", [1, 2, 3, 3, 2, 1])
+    own_s, our_s = _session(model, False, threads=2), _session(model, True, threads=2)
+    rng = np.random.default_rng(9)
+    inputs = [rng.standard_normal((16 + k, 64, 96)).astype(np.float32) for k in range(4)]
+    wants = [own_s.run(None, {"x": x})[0] for x in inputs]
+    failures = []
+
+    def work(k):
+        for _ in range(5):
+            (got,) = our_s.run(None, {"x": inputs[k]})
+            if got.tobytes() != wants[k].tobytes():
+                failures.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
 def test_types_beyond_onnxruntime_pad():
     # int16 and uint16: ONNX Runtime's own CPU Pad has no kernel; ndpad's against numpy.pad
     for dtype in (np.int16, np.uint16):

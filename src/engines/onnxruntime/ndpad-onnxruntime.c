@@ -500,11 +500,14 @@ NDPAD_ORT_EXPORT OrtStatus *ORT_API_CALL RegisterCustomOps(OrtSessionOptions *op
 {
     const OrtApi *api = api_base->GetApi(ORT_API_VERSION);
     if (api == NULL) {
-        fprintf(stderr,
-                "ndpad-onnxruntime: this ONNX Runtime (%s) does not serve C API "
-                "version %d\n",
-                api_base->GetVersionString(), ORT_API_VERSION);
-        return NULL;
+        /* an ONNX Runtime older than the header: say so through its oldest API */
+        const OrtApi *oldest = api_base->GetApi(1);
+        char text[160];
+        snprintf(text, sizeof text,
+                 "ndpad-onnxruntime needs ONNX Runtime's C API version %d; this ONNX Runtime "
+                 "(%s) does not serve it",
+                 ORT_API_VERSION, api_base->GetVersionString());
+        return oldest != NULL ? oldest->CreateStatus(ORT_FAIL, text) : NULL;
     }
     ort = api;
     if (pad_op.version == 0) fill_pad_op();
