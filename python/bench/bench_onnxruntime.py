@@ -1,5 +1,5 @@
 """ONNX Runtime's own Pad against ndpad's (libndpad-onnxruntime.so), the same one-node model
-on two sessions, alternated call by call in one process (bench_timing's interleaved loop),
+(and a conv-pad-conv model) on two sessions, alternated call by call in one process (bench_timing's interleaved loop),
 at 1 and 2 intra-op threads, with a memcpy of the output (numpy.copyto) in the same rounds.
 Inputs and outputs are bound once (IOBinding into preallocated buffers): the times are the
 sessions' runs. Prints median and mean milliseconds per case.
@@ -26,15 +26,27 @@ CASES = [("conv 1x64x256x256 fp32 %s 1" % m, (1, 64, 256, 256), m, [0, 0, 1, 1, 
          for m in ("constant", "reflect", "edge", "wrap")] + [
     ("image 1x3x1080x1920 reflect 8", (1, 3, 1080, 1920), "reflect", [0, 0, 8, 8, 0, 0, 8, 8]),
     ("NHWC 1x224x224x3 constant 1", (1, 224, 224, 3), "constant", [0, 1, 1, 0, 0, 1, 1, 0]),
+    # conv 3x3 (same) -> Pad reflect 1 -> conv 3x3 (valid): the output keeps the input's shape
+    ("conv-pad-conv 1x16x128x128 reflect 1", (1, 16, 128, 128), "conv-pad-conv",
+     [0, 0, 1, 1, 0, 0, 1, 1]),
 ]
 
 
 def _model(shape, mode, pads):
-    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode)
+    inits = [numpy_helper.from_array(np.array(pads, np.int64), "pads")]
+    if mode == "conv-pad-conv":
+        rng = np.random.default_rng(1)
+        c = shape[1]
+        inits += [numpy_helper.from_array(rng.standard_normal((c, c, 3, 3)).astype(np.float32),
+                                          name) for name in ("w1", "w2")]
+        nodes = [helper.make_node("Conv", ["x", "w1"], ["c"], pads=[1, 1, 1, 1]),
+                 helper.make_node("Pad", ["c", "pads"], ["cp"], mode="reflect"),
+                 helper.make_node("Conv", ["cp", "w2"], ["y"])]
+    else:
+        nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode)]
     graph = helper.make_graph(
-        [node], "pad", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-        [numpy_helper.from_array(np.array(pads, np.int64), "pads")])
+        nodes, "pad", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
 
 
@@ -49,7 +61,12 @@ def _runner(model, threads, ndpad, x, out):
     binding = session.io_binding()
     binding.bind_cpu_input("x", x)
     binding.bind_output("y", "cpu", 0, out.dtype, out.shape, out.ctypes.data)
-    return lambda: session.run_with_iobinding(binding)
+
+    def run():  # holds `out`, whose memory the binding writes
+        session.run_with_iobinding(binding)
+        return out
+
+    return run
 
 
 def main():
@@ -64,7 +81,8 @@ def main():
     for name, shape, mode, pads in CASES:
         x = rng.standard_normal(shape).astype(np.float32)
         rank = len(shape)
-        out_shape = tuple(d + pads[k] + pads[k + rank] for k, d in enumerate(shape))
+        out_shape = shape if mode == "conv-pad-conv" else tuple(
+            d + pads[k] + pads[k + rank] for k, d in enumerate(shape))
         own_out, our_out, copy_out = (np.empty(out_shape, np.float32) for _ in range(3))
         for threads in (1, 2):
             own = _runner(_model(shape, mode, pads), threads, False, x, own_out)

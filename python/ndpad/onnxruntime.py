@@ -127,12 +127,39 @@ def _inputs_from_attributes(node, graph, elem_type):
     node.input.extend([base + "_pads", base + "_value"])
 
 
+def _static_attributes(node, initializers):
+    """static_pads (and static_axes) on `node` when its pads (and axes) are initializers:
+    the kernel's shape inference then declares the output's extents (ONNX Runtime plans the
+    nodes after it with them), and the kernel checks at run time that the inputs hold the
+    same values."""
+    from onnx import AttributeProto, helper, numpy_helper
+
+    def values(index):
+        if len(node.input) <= index or not node.input[index]:
+            return None, True
+        tensor = initializers.get(node.input[index])
+        if tensor is None:
+            return None, False
+        return [int(v) for v in numpy_helper.to_array(tensor).reshape(-1)], True
+
+    pads, known = values(1)
+    axes, axes_known = values(3)
+    if pads is None or not known or not axes_known:
+        return
+    ints = AttributeProto.INTS
+    node.attribute.append(helper.make_attribute("static_pads", pads, attr_type=ints))
+    if axes is not None:
+        node.attribute.append(helper.make_attribute("static_axes", axes, attr_type=ints))
+
+
 def use_ndpad(model, inplace=False):
     """`model` (an onnx.ModelProto) with its Pad nodes (ONNX's domain, every opset, the main
     graph's) run by ndpad: each moved into the "ndpad" domain, whose version 1 is imported.
     Pad-1 and Pad-2 nodes (pads and value as attributes) get them as initializers; such a
-    node whose element type ONNX's shape inference cannot tell stays ONNX Runtime's. Returns
-    a copy unless `inplace`."""
+    node whose element type ONNX's shape inference cannot tell stays ONNX Runtime's. A node
+    whose pads (and axes) are initializers also gets them as the attributes static_pads (and
+    static_axes), from which the output's extents are declared. Returns a copy unless
+    `inplace`."""
     import onnx
 
     if not inplace:
@@ -140,7 +167,7 @@ def use_ndpad(model, inplace=False):
         copy.CopyFrom(model)
         model = copy
     opset = _default_opset(model)
-    types = None
+    types = initializers = None
     moved = 0
     for node in model.graph.node:
         if node.op_type != "Pad" or node.domain not in ("", "ai.onnx"):
@@ -152,6 +179,9 @@ def use_ndpad(model, inplace=False):
             if elem_type is None:
                 continue
             _inputs_from_attributes(node, model.graph, elem_type)
+        if initializers is None:
+            initializers = {t.name: t for t in model.graph.initializer}
+        _static_attributes(node, initializers)
         node.domain = DOMAIN
         moved += 1
     if moved and not any(entry.domain == DOMAIN for entry in model.opset_import):

@@ -51,6 +51,10 @@ static const OrtApi *ort;
 typedef struct pad_kernel {
     char mode[16];
     int32_t threads; /* the pool's threads ndpad cuts tiles for */
+    /* static_pads and static_axes, when the node has them (see pad_infer) */
+    int has_static_pads, has_static_axes;
+    size_t static_pads_count, static_axes_count;
+    int64_t static_pads[MAX_AXES], static_axes[MAX_AXES];
 } pad_kernel;
 
 __attribute__((format(printf, 2, 3))) static OrtStatus *error(OrtErrorCode code, const char *fmt,
@@ -201,6 +205,11 @@ static OrtStatus *check_as_onnxruntime(const char *mode, size_t rank, const int6
     return NULL;
 }
 
+static int same_ints(const int64_t *a, size_t a_count, const int64_t *b, int64_t b_count)
+{
+    return (int64_t)a_count == b_count && memcmp(a, b, a_count * sizeof(int64_t)) == 0;
+}
+
 static OrtStatus *ORT_API_CALL pad_compute(void *op_kernel, OrtKernelContext *context)
 {
     const pad_kernel *kernel = op_kernel;
@@ -249,6 +258,18 @@ static OrtStatus *ORT_API_CALL pad_compute(void *op_kernel, OrtKernelContext *co
     }
 
     int has_axes = inputs[INPUT_AXES] != NULL;
+    if (kernel->has_static_pads &&
+        !same_ints(kernel->static_pads, kernel->static_pads_count, pads, pads_count))
+        return error(ORT_INVALID_ARGUMENT,
+                     "ndpad Pad: pads differ from the node's static_pads attribute (the pads "
+                     "its output shape was declared with)");
+    if (kernel->has_static_pads &&
+        (kernel->has_static_axes != has_axes ||
+         (has_axes &&
+          !same_ints(kernel->static_axes, kernel->static_axes_count, axes, axes_count))))
+        return error(ORT_INVALID_ARGUMENT,
+                     "ndpad Pad: axes differ from the node's static_axes attribute (the axes "
+                     "its output shape was declared with)");
     status = check_as_onnxruntime(kernel->mode, rank, dims, pads, pads_count, axes, axes_count,
                                   has_axes);
     if (status != NULL) return status;
@@ -287,8 +308,51 @@ static OrtStatus *ORT_API_CALL pad_compute(void *op_kernel, OrtKernelContext *co
     return NULL;
 }
 
-/* The output's type is data's; its extents depend on the values of pads and axes, which
- * shape inference does not see: data's rank, every extent unknown. */
+/* An ints attribute of the node being inferred; 0 when it has none. */
+static int infer_ints(OrtShapeInferContext *context, const char *name, int64_t *values,
+                      size_t *count)
+{
+    const OrtOpAttr *attr = NULL;
+    size_t bytes = 0;
+    OrtStatus *status = ort->ShapeInferContext_GetAttribute(context, name, &attr);
+    if (status == NULL && attr != NULL)
+        status =
+            ort->ReadOpAttr(attr, ORT_OP_ATTR_INTS, values, MAX_AXES * sizeof(int64_t), &bytes);
+    if (status != NULL) ort->ReleaseStatus(status);
+    if (status != NULL || attr == NULL) return 0;
+    *count = bytes / sizeof(int64_t);
+    return 1;
+}
+
+/* Pads per axis from static_pads and static_axes; 0 when the node has none, or they do not
+ * fit the rank (the run then says why). */
+static int static_pads_per_axis(OrtShapeInferContext *context, size_t rank, int64_t *begin,
+                                int64_t *end)
+{
+    int64_t pads[MAX_AXES], axes[MAX_AXES];
+    size_t pads_count = 0, axes_count = 0;
+    if (!infer_ints(context, "static_pads", pads, &pads_count)) return 0;
+    int has_axes = infer_ints(context, "static_axes", axes, &axes_count);
+    size_t n = has_axes ? axes_count : rank;
+    if (pads_count != 2 * n) return 0;
+    for (size_t k = 0; k < rank; k++) begin[k] = end[k] = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t axis = has_axes ? axes[i] : (int64_t)i;
+        if (axis < 0) axis += (int64_t)rank;
+        if (axis < 0 || axis >= (int64_t)rank) return 0;
+        begin[axis] = pads[i];
+        end[axis] = pads[i + n];
+    }
+    return 1;
+}
+
+/* The output's type is data's, its rank data's. Its extents depend on the values of pads and
+ * axes, which shape inference does not see, unless the node carries them as the attributes
+ * static_pads and static_axes (ndpad.onnxruntime.use_ndpad() copies them there from
+ * initializers; the kernel checks at run time that the inputs hold the same): then each
+ * extent is data's plus its pads, and an unpadded axis keeps data's symbol: the graph keeps
+ * the static shapes it has with ONNX Runtime's own Pad. An unknown extent is a symbol of its
+ * own. */
 static OrtStatus *ORT_API_CALL pad_infer(const OrtCustomOp *op, OrtShapeInferContext *context)
 {
     (void)op;
@@ -307,26 +371,52 @@ static OrtStatus *ORT_API_CALL pad_infer(const OrtCustomOp *op, OrtShapeInferCon
      * break the shape inference of the nodes after it. Nothing is declared then (a scalar
      * input is refused at run time, as by ONNX Runtime's Pad). */
     if (rank == 0) return NULL;
+    int64_t in_dims[NDPAD_MAX_RANK], dims[NDPAD_MAX_RANK], begin[NDPAD_MAX_RANK],
+        end[NDPAD_MAX_RANK];
+    const char *in_symbols[NDPAD_MAX_RANK], *symbols[NDPAD_MAX_RANK];
+    status = ort->GetDimensions(data, in_dims, rank);
+    if (status == NULL) status = ort->GetSymbolicDimensions(data, in_symbols, rank);
+    if (status != NULL) return status;
+    int known = static_pads_per_axis(context, rank, begin, end);
+
+    static _Atomic unsigned long inferred;
+    unsigned long node = inferred++;
+    char names[NDPAD_MAX_RANK][40];
+    for (size_t k = 0; k < rank; k++) {
+        int64_t extent = known && in_dims[k] >= 0 ? in_dims[k] + begin[k] + end[k] : -1;
+        dims[k] = extent >= 0 ? extent : -1;
+        if (dims[k] >= 0) {
+            symbols[k] = "";
+        } else if (known && begin[k] == 0 && end[k] == 0 && in_symbols[k] != NULL &&
+                   in_symbols[k][0] != '\0') {
+            symbols[k] = in_symbols[k];
+        } else { /* a plain -1 would be taken for the extent -1 */
+            snprintf(names[k], sizeof names[k], "ndpad_pad_%lu_%zu", node, k);
+            symbols[k] = names[k];
+        }
+    }
     OrtTensorTypeAndShapeInfo *info = NULL;
     status = ort->CreateTensorTypeAndShapeInfo(&info);
     if (status != NULL) return status;
-    /* each extent a symbol of its own (a plain -1 would be taken for the extent -1) */
-    static _Atomic unsigned long inferred;
-    unsigned long node = inferred++;
-    int64_t dims[NDPAD_MAX_RANK];
-    char names[NDPAD_MAX_RANK][40];
-    const char *symbols[NDPAD_MAX_RANK];
-    for (size_t k = 0; k < rank; k++) {
-        dims[k] = -1;
-        snprintf(names[k], sizeof names[k], "ndpad_pad_%lu_%zu", node, k);
-        symbols[k] = names[k];
-    }
     status = ort->SetTensorElementType(info, type);
     if (status == NULL) status = ort->SetDimensions(info, dims, rank);
     if (status == NULL) status = ort->SetSymbolicDimensions(info, symbols, rank);
     if (status == NULL) status = ort->ShapeInferContext_SetOutputTypeShape(context, 0, info);
     ort->ReleaseTensorTypeAndShapeInfo(info);
     return status;
+}
+
+/* An ints attribute of the node a kernel is made for; 0 when it has none. */
+static int kernel_ints(const OrtKernelInfo *info, const char *name, int64_t *values, size_t *count)
+{
+    size_t size = MAX_AXES;
+    OrtStatus *status = ort->KernelInfoGetAttributeArray_int64(info, name, values, &size);
+    if (status != NULL) {
+        ort->ReleaseStatus(status);
+        return 0;
+    }
+    *count = size;
+    return 1;
 }
 
 static OrtStatus *ORT_API_CALL pad_create(const OrtCustomOp *op, const OrtApi *api,
@@ -354,6 +444,10 @@ static OrtStatus *ORT_API_CALL pad_create(const OrtCustomOp *op, const OrtApi *a
     if (kernel == NULL) return error(ORT_FAIL, "ndpad Pad: out of memory");
     memcpy(kernel->mode, mode, sizeof mode);
     kernel->threads = process_cpus();
+    kernel->has_static_pads =
+        kernel_ints(info, "static_pads", kernel->static_pads, &kernel->static_pads_count);
+    kernel->has_static_axes =
+        kernel_ints(info, "static_axes", kernel->static_axes, &kernel->static_axes_count);
     *out = kernel;
     return NULL;
 }
