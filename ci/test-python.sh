@@ -5,10 +5,12 @@
 #      torch >= 2.4, so its tests skip under Debian's torch 1.13), and numpy's and dask's own
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
-#      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but the
-#      torch tests (the OpenVINO extension's included: CMake builds it against the venv's
-#      openvino, and ndpad.openvino's first-use build is checked too), numpy's and dask's
-#      own pad tests routed to ndpad, ndpad.torch on PyPI's
+#      torch 2, openvino, onnxruntime (ci/python-venv.sh, ci/requirements-python.txt): the
+#      ONNX Runtime custom-op library built against Debian 13's ONNX Runtime header
+#      (ci/onnxruntime-header.sh) and the OpenVINO extension against the venv's openvino
+#      SDK, then the pytest suite but the torch tests (test_onnxruntime.py and
+#      test_openvino.py with them, never skipped; ndpad.openvino's first-use build is
+#      checked too), numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
 #      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
 #      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
@@ -69,16 +71,23 @@ step "B. the PyPI venv: $venv"
 bash ci/python-venv.sh "$venv"
 vpy="$venv/bin/python"
 
+# The ONNX Runtime custom-op library: ONNX Runtime's C API header from Debian 13's
+# libonnxruntime-dev (ci/onnxruntime-header.sh, cached), configured into the same build;
+# python/tests/test_onnxruntime.py must find it (NDPAD_REQUIRE_ORT=1: no skip).
+step "B. the ONNX Runtime custom-op library and the OpenVINO extension"
+ort_include="$(bash ci/onnxruntime-header.sh)"
+cmake -S "$root" -B "$build_dir" -DNDPAD_ORT_INCLUDE_DIR="$ort_include" >/dev/null
 # The OpenVINO extension: the repository's CMake against the venv's openvino SDK (the same
-# build tree, now configured with OpenVINO_DIR); the pytest run below tests it
-# (python/tests/test_openvino.py), then the package's own first-use build is checked.
-step "B. the OpenVINO extension: CMake with the venv's openvino"
+# build tree, now configured with OpenVINO_DIR too; the build makes both libraries); the
+# pytest run below tests it (python/tests/test_openvino.py), then the package's own
+# first-use build is checked.
 NDPAD_OPENVINO_EXTENSION="$(bash ci/openvino-extension.sh "$vpy" "$build_dir" 2>"$work/openvino.log")" \
     || { cat "$work/openvino.log"; fail "the OpenVINO extension did not build"; }
 export NDPAD_OPENVINO_EXTENSION
+[ -f "$build_dir/libndpad-onnxruntime.so" ] || fail "no $build_dir/libndpad-onnxruntime.so"
 
-step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
-NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
+step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask, onnxruntime, openvino; print("numpy", numpy.__version__, "dask", dask.__version__, "onnxruntime", onnxruntime.__version__, "openvino", openvino.__version__)')"
+NDPAD_REQUIRE_ORT=1 NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
     "$vpy" -m pytest -q -p no:cacheprovider --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
     -k "not torch" python/tests </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
