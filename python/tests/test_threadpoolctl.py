@@ -84,8 +84,12 @@ for _ in range(5):
     ndpad.pad(x, 4, "edge")
 print("free", workers())
 '''
+    # the child imports the same ndpad as this process (the source tree or an install)
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(ndpad.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, env=dict(os.environ))
+                         timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     counts = dict(line.split() for line in out.stdout.split("\n") if line)
     assert counts["limited"] == "0", out.stdout
