@@ -5,9 +5,10 @@
 #      torch >= 2.4, so its tests skip under Debian's torch 1.13), and numpy's and dask's own
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
-#      torch 2 (ci/python-venv.sh, ci/requirements-python.txt): the pytest suite but the
-#      torch tests, numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
-#      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
+#      torch 2, JAX, array-api-strict (ci/python-venv.sh, ci/requirements-python.txt): the
+#      pytest suite but the torch tests (test_dlpack.py's torch cases right after), numpy's
+#      and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's torch
+#      (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
 #      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
 #      installed into a fresh venv where `import ndpad` must use the library inside it and the
@@ -70,6 +71,9 @@ step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c
 NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
     --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
     -k "not torch" python/tests </dev/null
+step "B. PyPI: ndpad.pad on torch tensors through DLPack (the JAX and array-API cases ran above)"
+NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider -k torch \
+    python/tests/test_dlpack.py </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
 
