@@ -81,8 +81,8 @@ def _ml_dtype(name):
     try:
         import ml_dtypes
     except ImportError:
-        raise _MissingDtype("arrays of %s need the ml_dtypes package (pip install ml_dtypes): "
-                        "numpy has no such dtype" % name) from None
+        raise _MissingDtype("arrays of %s need the ml_dtypes package (pip install "
+                            "ml_dtypes): numpy has no such dtype" % name) from None
     dtype = getattr(ml_dtypes, name, None)
     if dtype is None:
         raise _MissingDtype("this ml_dtypes (%s) has no %s" % (ml_dtypes.__version__, name))
@@ -164,7 +164,9 @@ def to_caller(result, x, xp=None):
     library can: torch.from_dlpack, jax.numpy.from_dlpack, `xp` or x's namespace's
     from_dlpack; a numpy array when x's library offers none."""
     lib = library(x)
-    standard = result.dtype.kind in "biufc"  # what numpy exports through DLPack
+    # what numpy exports through DLPack: its own bool, integers, floats, complex (not
+    # ml_dtypes' types, user dtypes, some of which call themselves kind "f")
+    standard = result.dtype.isbuiltin == 1 and result.dtype.kind in "biufc"
     if lib == "torch":
         import torch
         if standard:

@@ -56,8 +56,13 @@ class OnDevice:
         return (2, 1)
 
 
-def _bf16():
-    return pytest.importorskip("ml_dtypes").bfloat16
+ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")  # types numpy lacks
+
+
+def np_dtype(name):
+    if name in ML_DTYPES:
+        return np.dtype(getattr(pytest.importorskip("ml_dtypes"), name))
+    return np.dtype(name)
 
 
 class Torch:
@@ -67,14 +72,16 @@ class Torch:
         self.torch = pytest.importorskip("torch")
 
     def make(self, a):
-        t = self.torch
-        if a.dtype == _bf16():
-            return t.from_numpy(a.view(np.int16).copy()).view(t.bfloat16)
-        return t.from_numpy(a.copy())
+        if a.dtype.name in ML_DTYPES:  # through integers of the same size
+            as_int = self.torch.from_numpy(a.view("i%d" % a.itemsize).copy())
+            return as_int.view(getattr(self.torch, a.dtype.name))
+        return self.torch.from_numpy(a.copy())
 
     def numpy(self, r):
-        if r.dtype == self.torch.bfloat16:
-            return r.view(self.torch.int16).numpy().view(_bf16())
+        name = str(r.dtype).rpartition(".")[2]
+        if name in ML_DTYPES:
+            as_int = r.view(getattr(self.torch, "int%d" % (8 * r.element_size())))
+            return as_int.numpy().view(np_dtype(name))
         return r.numpy()
 
     def array_type(self):
@@ -97,13 +104,14 @@ class Namespace:
 
 LIBRARIES = {"torch": Torch, "jax": lambda: Namespace("jax.numpy", np.asarray),
              "strict": lambda: Namespace("array_api_strict", np.from_dlpack)}
-DTYPES = {"torch": ["float32", "int16", "uint8", "bool", "float16", "complex64", "bfloat16"],
-          "jax": ["float32", "int32", "bool", "float16", "bfloat16"],
+DTYPES = {"torch": ["float32", "int16", "uint8", "bool", "float16", "complex64", "bfloat16",
+                    "float8_e4m3fn"],
+          "jax": ["float32", "int32", "bool", "float16", "bfloat16", "float8_e5m2"],
           "strict": ["float64", "int8", "bool"]}
 
 
 def data(dtype):
-    dt = _bf16() if dtype == "bfloat16" else np.dtype(dtype)
+    dt = np_dtype(dtype)
     a = np.arange(1, 13).reshape(3, 4) % 7
     return (a % 2 == 1) if dt == np.bool_ else a.astype(dt)
 
