@@ -280,3 +280,15 @@ def test_array_api_numpy_and_errors():
     np.testing.assert_array_equal(ndpad.array_api.pad(a, 1, "edge"), np.pad(a, 1, "edge"))
     with pytest.raises(ValueError, match="constant_values"):
         ndpad.array_api.pad(a, 1, "edge", constant_values=3)
+
+
+@pytest.mark.parametrize("lib", LIBRARIES)
+def test_array_api_with_array_api_compats_namespace(lib):
+    """As scipy calls it: xp = array_api_compat.array_namespace(x)."""
+    compat = pytest.importorskip("array_api_compat")
+    L = LIBRARIES[lib]()
+    a = data("float32")
+    x = L.make(a)
+    got = ndpad.array_api.pad(x, [(1, 0), (0, 2)], "reflect", xp=compat.array_namespace(x))
+    assert type(got) is L.array_type()
+    np.testing.assert_array_equal(L.numpy(got), np.pad(a, [(1, 0), (0, 2)], "reflect"))
