@@ -6,7 +6,7 @@
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
 #      torch 2, JAX, array-api-strict (ci/python-venv.sh, ci/requirements-python.txt): the
-#      pytest suite but the torch tests (test_dlpack.py's torch cases right after), numpy's
+#      pytest suite but the torch tests (test_dlpack.py in a process of its own), numpy's
 #      and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's torch
 #      (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
@@ -70,9 +70,10 @@ vpy="$venv/bin/python"
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask; print("numpy", numpy.__version__, "dask", dask.__version__)')"
 NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
     --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
-    -k "not torch" python/tests </dev/null
-step "B. PyPI: ndpad.pad on torch tensors through DLPack (the JAX and array-API cases ran above)"
-NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider -k torch \
+    --ignore=python/tests/test_dlpack.py -k "not torch" python/tests </dev/null
+# A process of its own: JAX's threads must not be running when test_fork.py forks.
+step "B. PyPI: ndpad.pad on torch, JAX and array-api-strict arrays through DLPack"
+NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
     python/tests/test_dlpack.py </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
