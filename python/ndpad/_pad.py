@@ -25,7 +25,7 @@ import types
 
 import numpy as np
 
-from . import _lib, _native
+from . import _dlpack, _lib, _native
 from ._args import NATIVE_KWARGS, PERIODIC, check_out, deliver, int_list, is_even, \
     new_style_dtype, per_axis, threads_arg
 from ._args import pad_widths as _pad_widths
@@ -38,7 +38,7 @@ try:  # numpy >= 1.25; numpy.AxisError before (Debian 12's 1.24)
 except ImportError:
     _AxisError = np.AxisError
 
-__all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad"]
+__all__ = ["pad", "pad_per_index", "crop_pad", "center_crop_pad", "pad_dlpack"]
 
 
 def _overrides_pad(array):
@@ -80,11 +80,17 @@ def pad(array, pad_width, mode="constant", *, threads=0, out=None, **kwargs):
     so does an `array` whose type implements numpy.pad through __array_function__ (duck
     arrays, unit-carrying arrays): as with numpy.pad, its own implementation runs and the
     result keeps its type (`threads` is then unused; with `out=`, the result's values are
-    copied into `out`)."""
+    copied into `out`).
+
+    Arrays of other libraries that export DLPack in CPU memory (torch tensors, JAX arrays,
+    array-API arrays) are read in place, never copied, and the result is an array of the
+    same library (see pad_dlpack); `out=` may then be a writable array of that library."""
     threads = threads_arg(threads)
     if _overrides_pad(array):
         result = np.pad(array, pad_width, mode, **kwargs)
         return result if out is None else deliver(np.asarray(result), out)
+    if _dlpack.exports(array):
+        return pad_dlpack(array, pad_width, mode, threads, out, kwargs)
     array = np.asarray(array)
     if new_style_dtype(array.dtype):  # StringDType, user dtypes: numpy's own result
         return deliver(np.pad(array, pad_width, mode, **kwargs), out)
@@ -104,6 +110,32 @@ def pad(array, pad_width, mode="constant", *, threads=0, out=None, **kwargs):
                 return deliver(_pad_by_index(array, widths, mode), out)
         return deliver(np.pad(array, pad_width, mode, **kwargs), out)
     return _pad_native(array, widths, mode, kwargs, threads, out)
+
+
+def pad_dlpack(x, pad_width, mode, threads, out, kwargs, xp=None):
+    """ndpad.pad of `x`, an array of another library exporting DLPack: padded from a numpy
+    view of its memory (_dlpack.as_numpy: no copy) into a new buffer handed back as x's
+    library's array (_dlpack.to_caller; `xp`, when given, is x's array-API namespace), or
+    into `out` (a numpy array or a writable array of a DLPack library), which is returned."""
+    view = _dlpack.as_numpy(x)
+    if out is not None:
+        target = out
+        if _dlpack.exports(out):
+            target = _dlpack.as_numpy(out, "out")
+            if not target.flags.writeable:
+                raise ValueError("output array is read-only: %s.%s exports its memory "
+                                 "read-only through DLPack (JAX arrays are immutable)"
+                                 % (type(out).__module__, type(out).__name__))
+        pad(view, pad_width, mode, threads=threads, out=target, **kwargs)
+        return out
+    try:
+        widths = _pad_widths(pad_width, view.ndim)
+        buffer = _dlpack.new_result(x, tuple(d + b + e for d, (b, e) in
+                                             zip(view.shape, widths)), view.dtype)
+    except Exception:
+        buffer = None  # ndpad.pad raises numpy's error for this pad_width
+    result = pad(view, pad_width, mode, threads=threads, out=buffer, **kwargs)
+    return _dlpack.to_caller(result, x, xp)
 
 
 def _prepare(array, pad_width, mode, kwargs):
