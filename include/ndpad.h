@@ -131,19 +131,23 @@
  *   A module that a host loads and unloads may link either library. libndpad.so is linked
  *   with -z nodelete: it stays loaded after the plugin's dlclose(), and the next load finds
  *   its workers. With libndpad.a (ndpad::ndpad_static) ndpad is part of the plugin and is
- *   unloaded with it: at dlclose() its destructor stops and joins its workers (a worker
- *   finishes the tile it runs; an execution still running on another thread finishes on
- *   that thread), and glibc drops the fork handlers it registered (pthread_atfork records
- *   the plugin's DSO handle), so no thread and no fork handler runs the unmapped code.
+ *   unloaded with it: at dlclose() its destructor stops and joins its workers (at process
+ *   exit too; a worker finishes the tile it runs, and executions still running on other
+ *   threads then run on their callers), and glibc drops the fork handlers it registered
+ *   (pthread_atfork records the plugin's DSO handle), so no thread and no fork handler
+ *   runs the unmapped code.
+ *   The OpenMP runtime (NDPAD_SCHEDULE_FIXED_TEAM) is a shared library of its own whose
+ *   idle pool threads outlive a team: from the first team on, ndpad keeps it loaded
+ *   (RTLD_NODELETE), and the next load reuses its pool.
  *   A plugin linking libndpad.a must:
  *   - return from every ndpad call, on all its threads, before the host unloads it, and
  *     not keep a plan (or a pointer ndpad gave) of one load for the next;
  *   - keep its copy of ndpad private: link with -Wl,--exclude-libs,ALL (or a version
  *     script exporting only its own entry points). Exported, the copy's symbols may bind
  *     the calls of a host or another plugin that links ndpad too, or theirs its calls.
- *   Each unload of the static library leaves what hwloc's topology holds allocated (about
- *   20 KB here). (tests/test-unload.c: 20 load, pad, unload cycles of each kind, the
- *   threads counted, a fork after them.)
+ *   Each unload of the static library leaves what hwloc's topology and the OpenMP
+ *   runtime's start-up hold allocated (about 20 KB here). (tests/test-unload.c: 20 load, pad, unload cycles of each kind, the
+ *   threads counted, a fork after them; again on OpenMP teams.)
  */
 #ifndef NDPAD_H
 #define NDPAD_H

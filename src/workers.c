@@ -23,6 +23,7 @@
  * dlclose()d must not leave threads running its unmapped code); a forked child never uses
  * them. */
 #define _GNU_SOURCE /* syscall, sched_yield, pthread_setname_np */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -35,6 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -326,6 +330,17 @@ __attribute__((destructor)) static void workers_stop(void)
     }
     atomic_store(&crew.started, 0);
     pthread_mutex_unlock(&crew.grow);
+}
+
+void ndpad_openmp_keep_loaded(void)
+{
+#ifdef _OPENMP
+    static atomic_bool kept;
+    if (atomic_load_explicit(&kept, memory_order_relaxed) || atomic_exchange(&kept, true)) return;
+    Dl_info info;
+    if (dladdr((void *)omp_get_thread_num, &info) != 0 && info.dli_fname != NULL)
+        (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+#endif
 }
 
 void ndpad_workers_test_reset_backoff(void)
