@@ -84,12 +84,14 @@ echo "aarch64-qemu: built in $((SECONDS - start)) s; running the tests under qem
 # The isa-neon runs are reported as skipped if the emulated CPU or the build lacks NEON
 # (tests/isa-gate.sh); here that is a failure, so passing means the NEON kernels ran.
 # Emulation is 10-30x slower than the native tiers, which run the full random counts: the
-# sub-byte differential test draws 2000 problems per ISA here instead of 6000. test-fork
+# sub-byte differential test draws 2000 problems per ISA here instead of 6000, and
+# test-consts-stream 60 per NDPAD_STREAM setting instead of 300. test-fork
 # forks 20 children per stress test here, as its per-ISA runs do: fork safety does not depend
 # on the ISA, the native and valgrind runs fork a thousand, and under qemu-user a thousand
 # forks from a threaded process hung once in three CI runs (in the wisdom stress test).
 NDPAD_TEST_FORKS="${NDPAD_TEST_FORKS:-20}" \
 NDPAD_BITS_DIFF_COUNT="${NDPAD_BITS_DIFF_COUNT:-2000}" \
+NDPAD_CONSTS_STREAM_COUNT="${NDPAD_CONSTS_STREAM_COUNT:-60}" \
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$(nproc)" --timeout 600 |
     tee "$build_dir/ctest.log"
 if grep -q "(Skipped)" "$build_dir/ctest.log"; then

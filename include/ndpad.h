@@ -95,8 +95,9 @@
  *   at each stall up to 1 s, halved by each execution whose workers kept up; the first
  *   execution after a period invites the workers again): on a busy machine ndpad then
  *   behaves as a 1-thread plan rather than pay a time slice per call.
- *   ndpad's workers live until the process ends (libndpad.so is linked with -z nodelete, so
- *   dlclose() never unmaps the code they run); they block every signal.
+ *   ndpad's workers live until the library is unloaded or the process exits: then the
+ *   library's destructor wakes, stops and joins them (see PLUGINS); they block every
+ *   signal.
  *   Placement: when OMP_PLACES / OMP_PROC_BIND (or GOMP_CPU_AFFINITY, KMP_AFFINITY) are set,
  *   the OpenMP runtime binds its threads as they say (ndpad's workers are then not bound);
  *   otherwise ndpad binds each worker thread (not the calling thread) to one core of the
@@ -125,6 +126,28 @@
  *   caches, numpy's and torch's) holds its own locks across fork() the same way.
  *   (tests/test-fork.c: over a thousand forks while other threads are inside each of them;
  *   python/tests/test_fork.py)
+ *
+ * PLUGINS (dlopen, dlclose)
+ *   A module that a host loads and unloads may link either library. libndpad.so is linked
+ *   with -z nodelete: it stays loaded after the plugin's dlclose(), and the next load finds
+ *   its workers. With libndpad.a (ndpad::ndpad_static) ndpad is part of the plugin and is
+ *   unloaded with it: at dlclose() its destructor stops and joins its workers (at process
+ *   exit too; a worker finishes the tile it runs, and executions still running on other
+ *   threads then run on their callers), and glibc drops the fork handlers it registered
+ *   (pthread_atfork records the plugin's DSO handle), so no thread and no fork handler
+ *   runs the unmapped code.
+ *   The OpenMP runtime (NDPAD_SCHEDULE_FIXED_TEAM) is a shared library of its own whose
+ *   idle pool threads outlive a team: from the first team on, ndpad keeps it loaded
+ *   (RTLD_NODELETE), and the next load reuses its pool.
+ *   A plugin linking libndpad.a must:
+ *   - return from every ndpad call, on all its threads, before the host unloads it, and
+ *     not keep a plan (or a pointer ndpad gave) of one load for the next;
+ *   - keep its copy of ndpad private: link with -Wl,--exclude-libs,ALL (or a version
+ *     script exporting only its own entry points). Exported, the copy's symbols may bind
+ *     the calls of a host or another plugin that links ndpad too, or theirs its calls.
+ *   Each unload of the static library leaves what hwloc's topology and the OpenMP
+ *   runtime's start-up hold allocated (about 20 KB here). (tests/test-unload.c: 20 load, pad, unload cycles of each kind, the
+ *   threads counted, a fork after them; again on OpenMP teams.)
  */
 #ifndef NDPAD_H
 #define NDPAD_H

@@ -224,6 +224,7 @@ void ndpad_bits_run(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *out
     if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
     if (threads > 1 && omp_in_parallel()) threads = 1;
     if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
+        ndpad_openmp_keep_loaded();
         run_team(&job, threads);
         return;
     }

@@ -667,6 +667,7 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
 #ifdef _OPENMP
     if (threads > 1 && omp_in_parallel()) threads = 1;
     if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
+        ndpad_openmp_keep_loaded();
         run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
         return;
     }

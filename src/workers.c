@@ -18,8 +18,12 @@
  *
  * Workers spin a little on their word (back-to-back calls find them awake), then sleep
  * on a futex. They are started on first use, bound to cores as OpenMP workers were
- * (topology.c), and live as long as the process; a forked child never uses them. */
+ * (topology.c), and live until the library is unloaded or the process exits: the
+ * library's destructor stops and joins them (a plugin linked with the static library and
+ * dlclose()d must not leave threads running its unmapped code); a forked child never uses
+ * them. */
 #define _GNU_SOURCE /* syscall, sched_yield, pthread_setname_np */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -32,6 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -52,6 +59,7 @@ typedef struct worker {
     _Alignas(64) _Atomic uint32_t wake;
     atomic_int sleeping; /* in (or about to enter) futex_wait */
     atomic_int cpu;      /* where it last ran (sched_getcpu), -1 before it started */
+    pthread_t thread;    /* joined by the destructor; written under `grow`         */
 } worker;
 
 static struct {
@@ -61,6 +69,8 @@ static struct {
     atomic_bool hold;       /* tests: no worker claims                                    */
     _Atomic size_t worker_tasks;
     atomic_int started;
+    atomic_bool closed;     /* the library is being unloaded: no worker starts again      */
+    pid_t owner;            /* the process that started the workers (a fork has none)     */
     uint32_t generation;    /* the last job's; written by the job's caller under `busy` */
     ndpad_spin_policy team; /* when callers run alone after a stall; under `busy`       */
     ndpad_task_fn task;     /* the current job's; read by a worker only after a claim   */
@@ -190,6 +200,8 @@ static void *worker_main(void *arg)
                     spinning = false;
                 }
                 atomic_store(&self->sleeping, 1); /* seq_cst: against the waker */
+                /* the destructor's wake may have come before this worker read `seen` */
+                if (atomic_load(&crew.closed)) return NULL;
                 if (atomic_load(&self->wake) == seen) futex_wait(&self->wake, seen);
                 atomic_store(&self->sleeping, 0);
                 gen = atomic_load_explicit(&self->wake, memory_order_acquire);
@@ -199,6 +211,7 @@ static void *worker_main(void *arg)
                 ndpad_spin_observe(&policy, now, gap || now - last >= NDPAD_SPIN_GAP_NS);
             }
         }
+        if (atomic_load(&crew.closed)) break; /* woken by the destructor */
         seen = gen;
         atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
         if (atomic_load_explicit(&crew.hold, memory_order_relaxed)) continue;
@@ -214,23 +227,24 @@ static int ensure_workers(int helpers)
     if (have >= helpers) return have;
     pthread_mutex_lock(&crew.grow);
     have = atomic_load_explicit(&crew.started, memory_order_relaxed);
+    if (atomic_load(&crew.closed)) { /* unloading: the callers run their jobs alone */
+        pthread_mutex_unlock(&crew.grow);
+        return 0;
+    }
     if (have == 0) { /* before any worker reads it */
         const char *policy = getenv("OMP_WAIT_POLICY");
         spin_ns = policy != NULL && strcasecmp(policy, "passive") == 0 ? 0 : SPIN_NS;
+        crew.owner = getpid();
     }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old); /* workers take no signal of the host's */
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    while (have < helpers) {
-        pthread_t thread;
-        atomic_store_explicit(&crew.workers[have].cpu, -1, memory_order_relaxed);
-        if (pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)have) != 0) break;
-        have++;
+    /* joinable: the library's destructor joins them */
+    for (; have < helpers; have++) {
+        worker *w = &crew.workers[have];
+        atomic_store_explicit(&w->cpu, -1, memory_order_relaxed);
+        if (pthread_create(&w->thread, NULL, worker_main, (void *)(intptr_t)have) != 0) break;
     }
-    pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     atomic_store_explicit(&crew.started, have, memory_order_release);
     pthread_mutex_unlock(&crew.grow);
@@ -257,7 +271,7 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
      * a worker's core while that worker sleeps (measured: 2 threads on 2 cores then ran at
      * 1 thread's speed on an idle machine). */
     const int have = ensure_workers(helpers < MAX_WORKERS ? helpers + 1 : MAX_WORKERS);
-    if (have < helpers) helpers = have;
+    if (have < helpers) helpers = have; /* 0 while unloading: the caller claims every task */
 
     /* Publish the job: its fields, then the generation in the claim word (release: a claim
      * that sees the generation sees the fields), then invite the workers. */
@@ -293,6 +307,40 @@ void ndpad_workers_run(int helpers, ndpad_task_fn task, void *context, size_t n)
     const int64_t t2 = own == n ? t1 : now_ns();
     ndpad_spin_observe(&crew.team, t2, ndpad_wait_stalled(t1 - t0, own, t2 - t1));
     atomic_flag_clear_explicit(&crew.busy, memory_order_release);
+}
+
+/* Unloading the library (dlclose of a plugin linked with the static library) or process
+ * exit: every worker is woken, leaves its loop after the task it may be running, and is
+ * joined, so that no thread runs the library's code once it is unmapped. Jobs still running
+ * on other threads finish: their callers claim the tasks no worker took, and no worker
+ * starts again (closed). In a forked child the workers do not exist: nothing to join. The
+ * locks stay usable (`grow` is released; `busy` is only ever held by a caller). */
+__attribute__((destructor)) static void workers_stop(void)
+{
+    pthread_mutex_lock(&crew.grow);
+    atomic_store(&crew.closed, true);
+    const int started = atomic_load(&crew.started);
+    if (started > 0 && crew.owner == getpid()) {
+        for (int k = 0; k < started; k++) {
+            worker *w = &crew.workers[k];
+            atomic_fetch_add(&w->wake, 1); /* seq_cst: against the worker going to sleep */
+            if (atomic_load(&w->sleeping)) futex_wake(&w->wake, 1);
+        }
+        for (int k = 0; k < started; k++) (void)pthread_join(crew.workers[k].thread, NULL);
+    }
+    atomic_store(&crew.started, 0);
+    pthread_mutex_unlock(&crew.grow);
+}
+
+void ndpad_openmp_keep_loaded(void)
+{
+#ifdef _OPENMP
+    static atomic_bool kept;
+    if (atomic_load_explicit(&kept, memory_order_relaxed) || atomic_exchange(&kept, true)) return;
+    Dl_info info;
+    if (dladdr((void *)omp_get_thread_num, &info) != 0 && info.dli_fname != NULL)
+        (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+#endif
 }
 
 void ndpad_workers_test_reset_backoff(void)

@@ -57,6 +57,13 @@ NDPAD_INTERNAL void ndpad_spin_observe(ndpad_spin_policy *policy, int64_t now, b
 #define NDPAD_STALL_FACTOR 8
 NDPAD_INTERNAL bool ndpad_wait_stalled(int64_t own_ns, size_t own_tasks, int64_t wait_ns);
 
+/* Before an OpenMP team: the OpenMP runtime stays loaded for the rest of the process. Its
+ * pool threads outlive a team, idle in its code; where the runtime came in with a plugin
+ * linked with the static library, that plugin's dlclose() would unload it under them (a
+ * crash). Kept (RTLD_NODELETE), its idle pool is reused by the next load. Once per load of
+ * ndpad; nothing without OpenMP. */
+NDPAD_INTERNAL void ndpad_openmp_keep_loaded(void);
+
 /* For tests: forget the callers' back-off (the next job invites workers again). */
 NDPAD_INTERNAL void ndpad_workers_test_reset_backoff(void);
 

@@ -112,10 +112,13 @@ pad_blocks(const ndpad_stream *st, const int64_t *rows, int64_t count, char *out
         for (; block + BLOCK <= pad_end; block += BLOCK) put(block, pad, nontemporal);
         return block;
     }
-    /* the row's constants: the block's place in its row (rows are over 64 bytes) */
+    /* The row's constants: the block's place in its row, moved on by a block modulo the
+     * row. Rows under 64 bytes (NDPAD_STREAM=always, a tuned class) move by 64 mod their
+     * length: a step of 64 would leave p past the table, whose bytes it would then read. */
+    const int64_t step = row_bytes >= BLOCK ? BLOCK : BLOCK % row_bytes;
     for (int64_t p = block - row_start; block + BLOCK <= pad_end; block += BLOCK) {
         put(block, pad_at(pad, row_pattern, p), nontemporal);
-        if ((p += BLOCK) >= row_bytes) p -= row_bytes;
+        if ((p += step) >= row_bytes) p -= row_bytes;
     }
     return block;
 }
