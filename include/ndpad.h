@@ -907,6 +907,17 @@ typedef struct ndpad_onnx_problem {
  *  translation is a smaller shape, an input offset (`in_offset`) and the original dense
  *  input strides, with non-negative pads. Pads larger than the (cropped) extent repeat the
  *  pattern as numpy >= 2.1 does (ONNX Runtime rejects them).
+ *  Output shape (ONNX's rule: its shape inference, ONNX Runtime's output): axis k's extent
+ *  is shape[k] + begin + end of its pads, in every mode, and every ONNX entry point writes
+ *  exactly that many elements: ndpad_output_shape(&onnx.problem, ...) gives it, as
+ *  ndpad_output_shape / ndpad_bits_output_shape do for the typed problems below. An extent
+ *  below 0 is NDPAD_ERR_SHAPE. A crop longer than its axis (the begin and end crops
+ *  together more than shape[k]) leaves no input element on it, so every output element of
+ *  the axis is a pad: with "constant" it is the value (ONNX Runtime's output: shape {1},
+ *  pads {3, -2} gives 2 values); "edge", "reflect" and "wrap" have no element to repeat:
+ *  NDPAD_ERR_EMPTY_AXIS (ONNX Runtime refuses these too). An axis cropped to exactly 0
+ *  elements follows the core's rule (NDPAD_ERR_EMPTY_AXIS only where a non-"constant" mode
+ *  must grow it). The messages name the call, both pads (their index in `pads`) and the axis.
  *  @param onnx        receives the problem; must not be NULL.
  *  @param rank        input rank, 0 .. NDPAD_MAX_RANK.
  *  @param shape       [rank] dense input extents (row-major, as ONNX tensors are).
@@ -918,8 +929,10 @@ typedef struct ndpad_onnx_problem {
  *  @param axes_count  entries in `axes` (ignored when axes is NULL).
  *  @param mode        "constant", "edge", "reflect" or "wrap"; NULL means "constant".
  *  @param constant_value elem_size bytes, or NULL for zero (only used by "constant").
- *  @return NDPAD_OK, NDPAD_ERR_AXES, NDPAD_ERR_PADS_LENGTH, NDPAD_ERR_MODE, or any status
- *          of the core rules (checked here already). Thread-safe. */
+ *  @return NDPAD_OK, NDPAD_ERR_AXES, NDPAD_ERR_PADS_LENGTH, NDPAD_ERR_MODE,
+ *          NDPAD_ERR_SHAPE (an output extent below 0), NDPAD_ERR_EMPTY_AXIS (a crop longer
+ *          than its axis, not "constant"), or any status of the core rules (checked here
+ *          already). Thread-safe. */
 NDPAD_API ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
                                                const int64_t *shape, size_t elem_size,
                                                const int64_t *pads, int64_t pads_count,
@@ -928,7 +941,8 @@ NDPAD_API ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t
 
 /** ndpad_onnx_pad() : ONNX Pad in one call: ndpad_onnx_problem_init() then ndpad_pad()
  *  on `in + in_offset`. `in` and `out` are dense row-major tensors. The output shape is
- *  ndpad_output_shape(&onnx.problem, ...). Returns as those two. Thread-safe. */
+ *  the input's with each listed axis's pads added (ndpad_output_shape(&onnx.problem, ...));
+ *  no byte past it is written. Returns as those two. Thread-safe. */
 NDPAD_API ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
                                       const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                       int64_t axes_count, const char *mode,
@@ -1111,7 +1125,8 @@ NDPAD_API ndpad_status ndpad_onnx_problem_init_typed(ndpad_onnx_typed_problem *t
 
 /** ndpad_onnx_pad_typed() : ONNX Pad of an ONNX element type in one call. `in` and `out` are
  *  dense row-major ONNX tensors (sub-byte types packed from bit 0 of byte 0); the output
- *  shape is the input's with each listed axis's pads added (crop first). For sub-byte
+ *  shape is the input's with each listed axis's pads added (crop first; crops longer than
+ *  an axis as ndpad_onnx_problem_init() says). For sub-byte
  *  types the output's unused high bits in its last byte are set to zero (ONNX's packing);
  *  no byte past ceil(n * bits / 8) is touched. Returns as
  *  ndpad_onnx_problem_init_typed() and ndpad_pad() / ndpad_bits_pad(); on error nothing is

@@ -1,6 +1,7 @@
 /* ONNX Pad (opset 2 .. 19+) and CenterCropPad (opset 18) onto the core problem. ONNX Runtime crops first and pads the
  * cropped tensor, so a negative pad becomes a smaller shape and an input offset over the
  * original strides, never a negative core pad (whose borders would read the whole input). */
+#include <stdio.h>
 #include <string.h>
 
 #include "dialect-onnx.h"
@@ -116,24 +117,64 @@ fail:
     return status;
 }
 
-/* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
- * pads. Returns whether no input element is left (the offset is then never used). */
-static bool crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
-                       const int64_t *begin, const int64_t *end, bool empty)
+/* The message of an axis whose pads ONNX's rules refuse: both pads by their index in `pads`
+ * (an axis no pair lists has none, and no crop to refuse). */
+static void describe_pads(char *buf, size_t size, int32_t axis, const int32_t *pair_of,
+                          int64_t num_axes, const int64_t *begin, const int64_t *end)
 {
-    bool cropped_empty = empty;
-    for (int32_t k = rank - 1; k >= 0; k--) {
-        const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
-        const int64_t crop_end = end[k] < 0 ? end[k] : 0;
-        int64_t kept;
-        /* shape + crops, exactly: below INT64_MIN (crops of -2^63) is a crop of everything */
-        if (ndpad_add3_overflows(shape[k], crop_begin, crop_end, &kept)) kept = 0;
-        onnx->shape[k] = kept > 0 ? kept : 0; /* kept > 0: -crop_begin < shape[k] fits */
-        onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
-        onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
-        if (onnx->shape[k] == 0) cropped_empty = true;
+    snprintf(buf, size, "pads[%lld] = %lld and pads[%lld] = %lld (axis %d)",
+             (long long)pair_of[axis], (long long)begin[axis],
+             (long long)(pair_of[axis] + num_axes), (long long)end[axis], (int)axis);
+}
+
+/* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
+ * pads. ONNX's output extent is d + begin + end (its shape inference, ONNX Runtime's output
+ * and the header's rule) and must not be negative. A crop longer than its axis (the two
+ * crops together over d) leaves no input element there, so every one of the axis's
+ * d + begin + end output elements is a pad: the value with "constant" (as ONNX Runtime
+ * gives), while the other modes have no element to repeat (ONNX Runtime refuses them too).
+ * *cropped_empty tells whether no input element is left (the offset is then never used). */
+static ndpad_status crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                               int32_t mode, const int64_t *begin, const int64_t *end,
+                               const int32_t *pair_of, int64_t num_axes, bool empty,
+                               const char *caller, bool *cropped_empty)
+{
+    ndpad_status status = NDPAD_OK;
+    __extension__ typedef __int128 wide;
+    char pads_text[160];
+    *cropped_empty = empty;
+    for (int32_t k = 0; k < rank; k++) {
+        const wide extent = (wide)shape[k] + begin[k] + end[k];
+        const wide kept =
+            (wide)shape[k] + (begin[k] < 0 ? begin[k] : 0) + (end[k] < 0 ? end[k] : 0);
+        if (extent < 0) {
+            describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
+            NDPAD_FAIL(NDPAD_ERR_SHAPE,
+                       "%s crop more than shape[%d] = %lld: the output extent "
+                       "shape + begin + end is negative (ONNX's rule: it must be >= 0)",
+                       pads_text, (int)k, (long long)shape[k]);
+        }
+        if (kept < 0 && mode != NDPAD_CONSTANT) {
+            describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
+            NDPAD_FAIL(NDPAD_ERR_EMPTY_AXIS,
+                       "%s crop more than shape[%d] = %lld: mode \"%s\" has no input element "
+                       "left to repeat (only \"constant\" pads an axis cropped past its end)",
+                       pads_text, (int)k, (long long)shape[k], ndpad_mode_name((ndpad_mode)mode));
+        }
+        if (kept < 0) {
+            /* 0 <= extent < the positive pad: every output element of the axis is a pad */
+            onnx->shape[k] = 0;
+            onnx->pads_begin[k] = (int64_t)extent;
+            onnx->pads_end[k] = 0;
+        } else {
+            onnx->shape[k] = (int64_t)kept; /* kept > 0: -crop_begin < shape[k] fits */
+            onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
+            onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
+        }
+        if (onnx->shape[k] == 0) *cropped_empty = true;
     }
-    return cropped_empty;
+fail:
+    return status;
 }
 
 /* The original dense strides, and the crops' input offset in bytes over them. */
@@ -187,13 +228,16 @@ ndpad_status ndpad_onnx_translate(ndpad_onnx_problem *onnx, int32_t rank, const 
     NDPAD_FORWARD(check_pads(pads, pads_count, num_axes, caller));
 
     int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
+    int32_t pair_of[NDPAD_MAX_RANK] = {0};
     for (int32_t i = 0; i < (int32_t)num_axes; i++) {
         begin[axis_of[i]] = pads[i];
         end[axis_of[i]] = pads[i + num_axes];
+        pair_of[axis_of[i]] = i;
     }
-    bool empty;
+    bool empty, cropped_empty;
     NDPAD_FORWARD(check_shape(rank, shape, caller, &empty));
-    const bool cropped_empty = crop_shape(onnx, rank, shape, begin, end, empty);
+    NDPAD_FORWARD(crop_shape(onnx, rank, shape, mode_value, begin, end, pair_of, num_axes, empty,
+                             caller, &cropped_empty));
     NDPAD_FORWARD(
         set_strides_and_offset(onnx, rank, shape, elem_size, begin, empty, cropped_empty, caller));
     onnx->problem = (ndpad_problem){
