@@ -812,7 +812,7 @@ NDPAD_API ndpad_status ndpad_pad_per_index(const ndpad_problem *problem, int32_t
  *   options as for ndpad_plan_create(): threads, isa (NDPAD_ISA too), schedule and
  *   thread_pool are honoured; a tile is a block of whole output rows (tile_rows forces its
  *   rows; tile_cols is ignored); tuning is accepted and ignored (no wisdom for sub-byte
- *   plans). A tile starts only at a row whose first bit starts a byte, so no two threads
+ *   plans: no sub-byte call, with NULL options either, reads the wisdom file). A tile starts only at a row whose first bit starts a byte, so no two threads
  *   ever write one byte; an output where no such row exists (every row starting mid-byte
  *   at the same phase, e.g. int4 rows of even length at out_bit_offset 4) runs on the
  *   calling thread, as do in-place padding and outputs under 256 KiB (unless tile_rows is

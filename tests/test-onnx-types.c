@@ -5,10 +5,14 @@
  * 4- and 2-bit ones unpacked to bytes, padded by the naive reference, packed again) with
  * guard bytes, ONNX's worked examples, plans from the typed problem, and every refusal.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ndpad.h"
@@ -817,6 +821,117 @@ static void sub_byte_empty_output_writes_nothing(void **state)
     assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
 }
 
+/* Typed calls on 4- and 2-bit types name themselves in ndpad_last_error(), never the
+ * sub-byte call they run on (issue 41: "ndpad_bits_pad: out is NULL ..."). */
+static void sub_byte_errors_name_the_typed_call(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {2, 3}, pads[4] = {1, 0, 0, 1}, target[2] = {3, 4};
+    const uint8_t in[4] = {0x21, 0x43, 0x65, 0x87};
+    const int32_t types[] = {NDPAD_ONNX_INT4, NDPAD_ONNX_UINT4, NDPAD_ONNX_FLOAT4E2M1,
+                             NDPAD_ONNX_INT2, NDPAD_ONNX_UINT2};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s", ndpad_onnx_type_name(types[t]));
+        test_expect_refused(what,
+                            ndpad_onnx_pad_typed(0, 2, shape, types[t], pads, 4, NULL, 0, "edge",
+                                                 NULL, in, NULL),
+                            NDPAD_ERR_NULL_BUFFER, "ndpad_onnx_pad_typed: ", "out is NULL", NULL,
+                            0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+        test_expect_refused(what,
+                            ndpad_onnx_pad_typed(0, 2, shape, types[t], pads, 4, NULL, 0, "reflect",
+                                                 NULL, NULL, (uint8_t[8]){0}),
+                            NDPAD_ERR_NULL_BUFFER, "ndpad_onnx_pad_typed: ", "in is NULL", NULL, 0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+        test_expect_refused(what,
+                            ndpad_onnx_center_crop_pad_typed(0, 2, shape, types[t], target, 2, NULL,
+                                                             0, in, NULL),
+                            NDPAD_ERR_NULL_BUFFER,
+                            "ndpad_onnx_center_crop_pad_typed: ", "out is NULL", NULL, 0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+    }
+}
+
+static int wisdom_log_calls;
+static void count_wisdom_log(const char *message, void *user)
+{
+    (void)message;
+    (void)user;
+    wisdom_log_calls++;
+}
+
+/* Sub-byte plans use no wisdom (ndpad.h, 2g), with default options too: a corrupt
+ * $NDPAD_WISDOM is never read by a sub-byte call, typed ONNX or ndpad_bits_*, so it logs
+ * nothing (issue 41: a warning on every typed int4 / int2 call). A byte plan with default
+ * options reads the same file and warns: the file would be seen. */
+static void sub_byte_calls_never_read_wisdom(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ndpad-test-onnx-types-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/wisdom", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("this is no wisdom file\n\x01\x02 garbage\n", f);
+    fclose(f);
+    const char *old = getenv("NDPAD_WISDOM");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("NDPAD_WISDOM", path, 1);
+    ndpad_wisdom_forget();
+    wisdom_log_calls = 0;
+    ndpad_set_log_callback(count_wisdom_log, NULL);
+
+    const int64_t shape[2] = {3, 5}, pads[4] = {1, 2, 0, 1}, target[2] = {4, 4};
+    const uint8_t in[8] = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F};
+    uint8_t out[64];
+    static const struct {
+        int32_t opset, type;
+        const char *mode;
+    } typed[] = {{21, NDPAD_ONNX_INT4, "constant"},
+                 {25, NDPAD_ONNX_INT2, "reflect"},
+                 {0, NDPAD_ONNX_UINT4, "edge"}};
+    const ndpad_bits_problem bits = {.problem = {.rank = 2,
+                                                 .mode = NDPAD_EDGE,
+                                                 .shape = shape,
+                                                 .pads_begin = pads,
+                                                 .pads_end = pads + 2},
+                                     .elem_bits = 4};
+    for (int rep = 0; rep < 3; rep++) {
+        for (size_t t = 0; t < sizeof typed / sizeof typed[0]; t++)
+            assert_int_equal(ndpad_onnx_pad_typed(typed[t].opset, 2, shape, typed[t].type, pads, 4,
+                                                  NULL, 0, typed[t].mode, NULL, in, out),
+                             NDPAD_OK);
+        assert_int_equal(ndpad_onnx_center_crop_pad_typed(0, 2, shape, NDPAD_ONNX_UINT4, target, 2,
+                                                          NULL, 0, in, out),
+                         NDPAD_OK);
+        assert_int_equal(ndpad_bits_pad(&bits, NULL, in, out), NDPAD_OK);
+        ndpad_bits_plan *plan = NULL;
+        assert_int_equal(ndpad_bits_plan_create(&bits, NULL, &plan), NDPAD_OK);
+        ndpad_bits_plan_destroy(plan);
+    }
+    const int sub_byte_calls = wisdom_log_calls;
+
+    /* the control: the same problem of bytes, with default options, loads the file */
+    assert_int_equal(ndpad_onnx_pad(2, shape, 1, pads, 4, NULL, 0, "constant", NULL, in, out),
+                     NDPAD_OK);
+    const int byte_calls = wisdom_log_calls - sub_byte_calls;
+
+    ndpad_set_log_callback(NULL, NULL);
+    if (saved != NULL)
+        setenv("NDPAD_WISDOM", saved, 1);
+    else
+        unsetenv("NDPAD_WISDOM");
+    free(saved);
+    ndpad_wisdom_forget();
+    unlink(path);
+    rmdir(dir);
+    if (sub_byte_calls != 0)
+        fail_msg("sub-byte calls logged %d wisdom warnings (they read the wisdom file)",
+                 sub_byte_calls);
+    if (byte_calls < 1) fail_msg("the control byte plan logged no warning of the corrupt file");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -830,6 +945,8 @@ int main(void)
         cmocka_unit_test(typed_calls_refuse_with_onnx_s_errors),
         cmocka_unit_test(sub_byte_bit_overflow_is_refused),
         cmocka_unit_test(sub_byte_empty_output_writes_nothing),
+        cmocka_unit_test(sub_byte_errors_name_the_typed_call),
+        cmocka_unit_test(sub_byte_calls_never_read_wisdom),
     };
     return cmocka_run_group_tests_name("onnx-types", tests, NULL, NULL);
 }
