@@ -127,54 +127,72 @@ static void describe_pads(char *buf, size_t size, int32_t axis, const int32_t *p
              (long long)(pair_of[axis] + num_axes), (long long)end[axis], (int)axis);
 }
 
-/* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
- * pads. ONNX's output extent is d + begin + end (its shape inference, ONNX Runtime's output
- * and the header's rule) and must not be negative. A crop longer than its axis (the two
- * crops together over d) leaves no input element there, so every one of the axis's
- * d + begin + end output elements is a pad: the value with "constant" (as ONNX Runtime
- * gives), while the other modes have no element to repeat (ONNX Runtime refuses them too).
- * *cropped_empty tells whether no input element is left (the offset is then never used). */
-static ndpad_status crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
-                               int32_t mode, const int64_t *begin, const int64_t *end,
-                               const int32_t *pair_of, int64_t num_axes, bool empty,
-                               const char *caller, bool *cropped_empty)
+/* ONNX's output extent d + begin + end, exactly, and the input extent its crops keep
+ * (below 0: a crop longer than the axis). */
+__extension__ typedef __int128 wide;
+static wide onnx_extent(int64_t d, int64_t begin, int64_t end)
+{
+    return (wide)d + begin + end;
+}
+
+static wide kept_extent(int64_t d, int64_t begin, int64_t end)
+{
+    return (wide)d + (begin < 0 ? begin : 0) + (end < 0 ? end : 0);
+}
+
+/* ONNX's rules on crops: the output extent d + begin + end (its shape inference, ONNX
+ * Runtime's output, the header's rule) of every axis is >= 0; then a crop longer than its
+ * axis leaves no input element there, which "constant" pads with the value (as ONNX Runtime
+ * does) and the other modes cannot repeat (ONNX Runtime refuses them too). */
+static ndpad_status check_crops(int32_t rank, const int64_t *shape, int32_t mode,
+                                const int64_t *begin, const int64_t *end, const int32_t *pair_of,
+                                int64_t num_axes, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
-    __extension__ typedef __int128 wide;
     char pads_text[160];
-    *cropped_empty = empty;
-    for (int32_t k = 0; k < rank; k++) {
-        const wide extent = (wide)shape[k] + begin[k] + end[k];
-        const wide kept =
-            (wide)shape[k] + (begin[k] < 0 ? begin[k] : 0) + (end[k] < 0 ? end[k] : 0);
-        if (extent < 0) {
+    for (int32_t k = 0; k < rank; k++)
+        if (onnx_extent(shape[k], begin[k], end[k]) < 0) {
             describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
             NDPAD_FAIL(NDPAD_ERR_SHAPE,
                        "%s crop more than shape[%d] = %lld: the output extent "
                        "shape + begin + end is negative (ONNX's rule: it must be >= 0)",
                        pads_text, (int)k, (long long)shape[k]);
         }
-        if (kept < 0 && mode != NDPAD_CONSTANT) {
+    for (int32_t k = 0; k < rank && mode != NDPAD_CONSTANT; k++)
+        if (kept_extent(shape[k], begin[k], end[k]) < 0) {
             describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
             NDPAD_FAIL(NDPAD_ERR_EMPTY_AXIS,
                        "%s crop more than shape[%d] = %lld: mode \"%s\" has no input element "
                        "left to repeat (only \"constant\" pads an axis cropped past its end)",
                        pads_text, (int)k, (long long)shape[k], ndpad_mode_name((ndpad_mode)mode));
         }
+fail:
+    return status;
+}
+
+/* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
+ * pads. An axis cropped past its end (CONSTANT, after check_crops) has no input extent and
+ * its d + begin + end output elements all pads. Returns whether no input element is left
+ * (the offset is then never used). */
+static bool crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
+                       const int64_t *begin, const int64_t *end, bool empty)
+{
+    bool cropped_empty = empty;
+    for (int32_t k = 0; k < rank; k++) {
+        const wide kept = kept_extent(shape[k], begin[k], end[k]);
         if (kept < 0) {
-            /* 0 <= extent < the positive pad: every output element of the axis is a pad */
+            /* 0 <= extent < the positive pad */
             onnx->shape[k] = 0;
-            onnx->pads_begin[k] = (int64_t)extent;
+            onnx->pads_begin[k] = (int64_t)onnx_extent(shape[k], begin[k], end[k]);
             onnx->pads_end[k] = 0;
         } else {
             onnx->shape[k] = (int64_t)kept; /* kept > 0: -crop_begin < shape[k] fits */
             onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
             onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
         }
-        if (onnx->shape[k] == 0) *cropped_empty = true;
+        if (onnx->shape[k] == 0) cropped_empty = true;
     }
-fail:
-    return status;
+    return cropped_empty;
 }
 
 /* The original dense strides, and the crops' input offset in bytes over them. */
@@ -234,10 +252,10 @@ ndpad_status ndpad_onnx_translate(ndpad_onnx_problem *onnx, int32_t rank, const 
         end[axis_of[i]] = pads[i + num_axes];
         pair_of[axis_of[i]] = i;
     }
-    bool empty, cropped_empty;
+    bool empty;
     NDPAD_FORWARD(check_shape(rank, shape, caller, &empty));
-    NDPAD_FORWARD(crop_shape(onnx, rank, shape, mode_value, begin, end, pair_of, num_axes, empty,
-                             caller, &cropped_empty));
+    NDPAD_FORWARD(check_crops(rank, shape, mode_value, begin, end, pair_of, num_axes, caller));
+    const bool cropped_empty = crop_shape(onnx, rank, shape, begin, end, empty);
     NDPAD_FORWARD(
         set_strides_and_offset(onnx, rank, shape, elem_size, begin, empty, cropped_empty, caller));
     onnx->problem = (ndpad_problem){

@@ -455,6 +455,8 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     for (int32_t k = 0; k < rank; k++) in_count = sat_mul(in_count, shape[k]);
     if (in_count > REF_I64_MAX) breaks(&v, NDPAD_ERR_OVERFLOW, "shape");
 
+    /* a negative extent on any axis comes first, then an axis with nothing to repeat */
+    bool nothing_to_repeat[NDPAD_MAX_RANK] = {false};
     for (int32_t k = 0; k < rank; k++) {
         int64_t b = 0, e = 0;
         for (int64_t i = 0; i < num_axes; i++)
@@ -478,12 +480,14 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
         /* a crop longer than the axis: no input element is left on it, so each of its
          * `extent` output elements is a pad (ONNX Runtime: the value with "constant"; the
          * other modes have no element to repeat) */
-        if (t->mode != NDPAD_CONSTANT) breaks(&v, NDPAD_ERR_EMPTY_AXIS, "pads of axis %d", (int)k);
+        nothing_to_repeat[k] = t->mode != NDPAD_CONSTANT;
         t->start[k] = 0;
         t->cropped[k] = 0;
         t->pb[k] = extent > 0 ? (int64_t)extent : 0;
         t->pe[k] = 0;
     }
+    for (int32_t k = 0; k < rank; k++)
+        if (nothing_to_repeat[k]) breaks(&v, NDPAD_ERR_EMPTY_AXIS, "pads of axis %d", (int)k);
     /* ndpad addresses the dense ONNX input as a whole: when any of it is read (the crop
      * keeps something on every axis), its byte count must fit int64 too */
     bool kept_all = true;
