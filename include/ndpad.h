@@ -180,10 +180,12 @@ typedef enum ndpad_status {
     NDPAD_ERR_MODE = 3,             /**< mode not an ndpad_mode, or unknown mode string    */
     NDPAD_ERR_ELEM_SIZE = 4,        /**< elem_size == 0                                    */
     NDPAD_ERR_SHAPE = 5,            /**< shape[k] < 0; a window or input box out of range
-                                          (ndpad_window_input_box, _plan_create)          */
+                                          (ndpad_window_input_box, _plan_create); an ONNX
+                                          output extent d + begin + end below 0           */
     NDPAD_ERR_INTERIOR = 6,         /**< interior[k] < 0                                   */
     NDPAD_ERR_INTERIOR_MODE = 7,    /**< interior padding with a non-CONSTANT mode         */
-    NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0   */
+    NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0,
+                                          or pad an ONNX axis cropped past its end         */
     NDPAD_ERR_OVERFLOW = 9,         /**< an extent, size, stride or offset overflows      */
     NDPAD_ERR_STRIDE = 10,          /**< zero output stride on an axis with > 1 element   */
     NDPAD_ERR_NULL_BUFFER = 11,     /**< `in` or `out` is NULL but must be accessed       */
