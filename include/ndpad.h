@@ -206,10 +206,12 @@ typedef enum ndpad_status {
     NDPAD_ERR_MODE = 3,             /**< mode not an ndpad_mode, or unknown mode string    */
     NDPAD_ERR_ELEM_SIZE = 4,        /**< elem_size == 0                                    */
     NDPAD_ERR_SHAPE = 5,            /**< shape[k] < 0; a window or input box out of range
-                                          (ndpad_window_input_box, _plan_create)          */
+                                          (ndpad_window_input_box, _plan_create); an ONNX
+                                          output extent d + begin + end below 0           */
     NDPAD_ERR_INTERIOR = 6,         /**< interior[k] < 0                                   */
     NDPAD_ERR_INTERIOR_MODE = 7,    /**< interior padding with a non-CONSTANT mode         */
-    NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0   */
+    NDPAD_ERR_EMPTY_AXIS = 8,       /**< non-CONSTANT mode must grow an axis with d == 0,
+                                          or pad an ONNX axis cropped past its end         */
     NDPAD_ERR_OVERFLOW = 9,         /**< an extent, size, stride or offset overflows      */
     NDPAD_ERR_STRIDE = 10,          /**< zero output stride on an axis with > 1 element   */
     NDPAD_ERR_NULL_BUFFER = 11,     /**< `in` or `out` is NULL but must be accessed       */
@@ -838,7 +840,7 @@ NDPAD_API ndpad_status ndpad_pad_per_index(const ndpad_problem *problem, int32_t
  *   options as for ndpad_plan_create(): threads, isa (NDPAD_ISA too), schedule and
  *   thread_pool are honoured; a tile is a block of whole output rows (tile_rows forces its
  *   rows; tile_cols is ignored); tuning is accepted and ignored (no wisdom for sub-byte
- *   plans). A tile starts only at a row whose first bit starts a byte, so no two threads
+ *   plans: no sub-byte call, with NULL options either, reads the wisdom file). A tile starts only at a row whose first bit starts a byte, so no two threads
  *   ever write one byte; an output where no such row exists (every row starting mid-byte
  *   at the same phase, e.g. int4 rows of even length at out_bit_offset 4) runs on the
  *   calling thread, as do in-place padding and outputs under 256 KiB (unless tile_rows is
@@ -933,6 +935,17 @@ typedef struct ndpad_onnx_problem {
  *  translation is a smaller shape, an input offset (`in_offset`) and the original dense
  *  input strides, with non-negative pads. Pads larger than the (cropped) extent repeat the
  *  pattern as numpy >= 2.1 does (ONNX Runtime rejects them).
+ *  Output shape (ONNX's rule: its shape inference, ONNX Runtime's output): axis k's extent
+ *  is shape[k] + begin + end of its pads, in every mode, and every ONNX entry point writes
+ *  exactly that many elements: ndpad_output_shape(&onnx.problem, ...) gives it, as
+ *  ndpad_output_shape / ndpad_bits_output_shape do for the typed problems below. An extent
+ *  below 0 is NDPAD_ERR_SHAPE. A crop longer than its axis (the begin and end crops
+ *  together more than shape[k]) leaves no input element on it, so every output element of
+ *  the axis is a pad: with "constant" it is the value (ONNX Runtime's output: shape {1},
+ *  pads {3, -2} gives 2 values); "edge", "reflect" and "wrap" have no element to repeat:
+ *  NDPAD_ERR_EMPTY_AXIS (ONNX Runtime refuses these too). An axis cropped to exactly 0
+ *  elements follows the core's rule (NDPAD_ERR_EMPTY_AXIS only where a non-"constant" mode
+ *  must grow it). The messages name the call, both pads (their index in `pads`) and the axis.
  *  @param onnx        receives the problem; must not be NULL.
  *  @param rank        input rank, 0 .. NDPAD_MAX_RANK.
  *  @param shape       [rank] dense input extents (row-major, as ONNX tensors are).
@@ -944,8 +957,10 @@ typedef struct ndpad_onnx_problem {
  *  @param axes_count  entries in `axes` (ignored when axes is NULL).
  *  @param mode        "constant", "edge", "reflect" or "wrap"; NULL means "constant".
  *  @param constant_value elem_size bytes, or NULL for zero (only used by "constant").
- *  @return NDPAD_OK, NDPAD_ERR_AXES, NDPAD_ERR_PADS_LENGTH, NDPAD_ERR_MODE, or any status
- *          of the core rules (checked here already). Thread-safe. */
+ *  @return NDPAD_OK, NDPAD_ERR_AXES, NDPAD_ERR_PADS_LENGTH, NDPAD_ERR_MODE,
+ *          NDPAD_ERR_SHAPE (an output extent below 0), NDPAD_ERR_EMPTY_AXIS (a crop longer
+ *          than its axis, not "constant"), or any status of the core rules (checked here
+ *          already). Thread-safe. */
 NDPAD_API ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t rank,
                                                const int64_t *shape, size_t elem_size,
                                                const int64_t *pads, int64_t pads_count,
@@ -954,7 +969,8 @@ NDPAD_API ndpad_status ndpad_onnx_problem_init(ndpad_onnx_problem *onnx, int32_t
 
 /** ndpad_onnx_pad() : ONNX Pad in one call: ndpad_onnx_problem_init() then ndpad_pad()
  *  on `in + in_offset`. `in` and `out` are dense row-major tensors. The output shape is
- *  ndpad_output_shape(&onnx.problem, ...). Returns as those two. Thread-safe. */
+ *  the input's with each listed axis's pads added (ndpad_output_shape(&onnx.problem, ...));
+ *  no byte past it is written. Returns as those two. Thread-safe. */
 NDPAD_API ndpad_status ndpad_onnx_pad(int32_t rank, const int64_t *shape, size_t elem_size,
                                       const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                       int64_t axes_count, const char *mode,
@@ -1137,7 +1153,8 @@ NDPAD_API ndpad_status ndpad_onnx_problem_init_typed(ndpad_onnx_typed_problem *t
 
 /** ndpad_onnx_pad_typed() : ONNX Pad of an ONNX element type in one call. `in` and `out` are
  *  dense row-major ONNX tensors (sub-byte types packed from bit 0 of byte 0); the output
- *  shape is the input's with each listed axis's pads added (crop first). For sub-byte
+ *  shape is the input's with each listed axis's pads added (crop first; crops longer than
+ *  an axis as ndpad_onnx_problem_init() says). For sub-byte
  *  types the output's unused high bits in its last byte are set to zero (ONNX's packing);
  *  no byte past ceil(n * bits / 8) is touched. Returns as
  *  ndpad_onnx_problem_init_typed() and ndpad_pad() / ndpad_bits_pad(); on error nothing is

@@ -26,8 +26,10 @@ static ndpad_status read_options(const ndpad_options *options, ndpad_bits_plan *
                        "options.tuning = %d is not an ndpad_tuning (0 cache, 1 heuristic, "
                        "2 measure)",
                        (int)o.tuning);
-        o.tuning = NDPAD_TUNING_HEURISTIC; /* no wisdom for sub-byte plans */
     }
+    /* no wisdom for sub-byte plans: the probe never reads the wisdom file, with default
+     * options too (whose CACHE would load it, and warn of a bad one, on every call) */
+    o.tuning = NDPAD_TUNING_HEURISTIC;
     const ndpad_problem one = {.rank = 0, .mode = NDPAD_CONSTANT, .elem_size = 1};
     ndpad_plan *probe = NULL;
     NDPAD_FORWARD(ndpad_plan_create_for(&one, &o, &probe, caller));
@@ -171,10 +173,9 @@ fail:
     return status;
 }
 
-ndpad_status ndpad_bits_pad(const ndpad_bits_problem *problem, const ndpad_options *options,
-                            const void *in, void *out)
+ndpad_status ndpad_bits_pad_for(const ndpad_bits_problem *problem, const ndpad_options *options,
+                                const void *in, void *out, const char *caller)
 {
-    const char *const caller = __func__;
     ndpad_status status = NDPAD_OK;
     ndpad_bits_plan *plan = NULL;
     NDPAD_FORWARD(create(problem, options, &plan, caller));
@@ -182,4 +183,10 @@ ndpad_status ndpad_bits_pad(const ndpad_bits_problem *problem, const ndpad_optio
 fail:
     ndpad_bits_plan_destroy(plan);
     return status;
+}
+
+ndpad_status ndpad_bits_pad(const ndpad_bits_problem *problem, const ndpad_options *options,
+                            const void *in, void *out)
+{
+    return ndpad_bits_pad_for(problem, options, in, out, __func__);
 }

@@ -32,4 +32,10 @@ struct ndpad_bits_plan {
     int64_t first_rows, tile_rows, tiles;
 };
 
+/* ndpad_bits_pad(), with `caller` naming the public entry point in error messages (the
+ * typed ONNX calls run their sub-byte problems through it). */
+NDPAD_INTERNAL ndpad_status ndpad_bits_pad_for(const ndpad_bits_problem *problem,
+                                               const ndpad_options *options, const void *in,
+                                               void *out, const char *caller);
+
 #endif

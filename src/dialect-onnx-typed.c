@@ -7,6 +7,7 @@
 
 #include "dialect-onnx.h"
 
+#include "bits-plan.h"
 #include "bits-problem.h"
 #include "checked.h"
 #include "plan.h"
@@ -236,15 +237,17 @@ static ndpad_status run(const ndpad_onnx_typed_problem *typed, const void *in, v
         const char *source = in != NULL ? (const char *)in + typed->onnx.in_offset : NULL;
         return ndpad_pad_for(&typed->onnx.problem, source, out, caller);
     }
-    int64_t out_shape[NDPAD_MAX_RANK];
-    NDPAD_FORWARD(ndpad_bits_output_shape(&typed->bits, out_shape));
-    NDPAD_FORWARD(ndpad_bits_pad(&typed->bits, NULL, in, out));
+    /* every message under the caller's name, never the sub-byte call's */
+    ndpad_bits_valid valid;
+    NDPAD_FORWARD(ndpad_bits_validate(&typed->bits, caller, &valid));
+    NDPAD_FORWARD(ndpad_bits_pad_for(&typed->bits, NULL, in, out, caller));
     /* an empty output has no last byte (its other extents may be anything); else the bit
-     * count fits: ndpad_bits_output_shape checked it */
+     * count fits: the validation checked it */
+    const int32_t rank = typed->bits.problem.rank;
     int64_t bit_count = typed->elem_bits;
-    for (int32_t k = 0; k < typed->bits.problem.rank; k++)
-        if (out_shape[k] == 0) return NDPAD_OK;
-    for (int32_t k = 0; k < typed->bits.problem.rank; k++) bit_count *= out_shape[k];
+    for (int32_t k = 0; k < rank; k++)
+        if (valid.core.axis[k].n == 0) return NDPAD_OK;
+    for (int32_t k = 0; k < rank; k++) bit_count *= valid.core.axis[k].n;
     const int64_t used_bits = bit_count % 8;
     if (used_bits != 0) {
         unsigned char *last = (unsigned char *)out + bit_count / 8;

@@ -1,6 +1,7 @@
 /* ONNX Pad (opset 2 .. 19+) and CenterCropPad (opset 18) onto the core problem. ONNX Runtime crops first and pads the
  * cropped tensor, so a negative pad becomes a smaller shape and an input offset over the
  * original strides, never a negative core pad (whose borders would read the whole input). */
+#include <stdio.h>
 #include <string.h>
 
 #include "dialect-onnx.h"
@@ -116,21 +117,79 @@ fail:
     return status;
 }
 
+/* The message of an axis whose pads ONNX's rules refuse: both pads by their index in `pads`
+ * (an axis no pair lists has none, and no crop to refuse). */
+static void describe_pads(char *buf, size_t size, int32_t axis, const int32_t *pair_of,
+                          int64_t num_axes, const int64_t *begin, const int64_t *end)
+{
+    snprintf(buf, size, "pads[%lld] = %lld and pads[%lld] = %lld (axis %d)",
+             (long long)pair_of[axis], (long long)begin[axis],
+             (long long)(pair_of[axis] + num_axes), (long long)end[axis], (int)axis);
+}
+
+/* ONNX's output extent d + begin + end, exactly, and the input extent its crops keep
+ * (below 0: a crop longer than the axis). */
+__extension__ typedef __int128 wide;
+static wide onnx_extent(int64_t d, int64_t begin, int64_t end)
+{
+    return (wide)d + begin + end;
+}
+
+static wide kept_extent(int64_t d, int64_t begin, int64_t end)
+{
+    return (wide)d + (begin < 0 ? begin : 0) + (end < 0 ? end : 0);
+}
+
+/* ONNX's rules on crops: the output extent d + begin + end (its shape inference, ONNX
+ * Runtime's output, the header's rule) of every axis is >= 0; then a crop longer than its
+ * axis leaves no input element there, which "constant" pads with the value (as ONNX Runtime
+ * does) and the other modes cannot repeat (ONNX Runtime refuses them too). */
+static ndpad_status check_crops(int32_t rank, const int64_t *shape, int32_t mode,
+                                const int64_t *begin, const int64_t *end, const int32_t *pair_of,
+                                int64_t num_axes, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    char pads_text[160];
+    for (int32_t k = 0; k < rank; k++)
+        if (onnx_extent(shape[k], begin[k], end[k]) < 0) {
+            describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
+            NDPAD_FAIL(NDPAD_ERR_SHAPE,
+                       "%s crop more than shape[%d] = %lld: the output extent "
+                       "shape + begin + end is negative (ONNX's rule: it must be >= 0)",
+                       pads_text, (int)k, (long long)shape[k]);
+        }
+    for (int32_t k = 0; k < rank && mode != NDPAD_CONSTANT; k++)
+        if (kept_extent(shape[k], begin[k], end[k]) < 0) {
+            describe_pads(pads_text, sizeof(pads_text), k, pair_of, num_axes, begin, end);
+            NDPAD_FAIL(NDPAD_ERR_EMPTY_AXIS,
+                       "%s crop more than shape[%d] = %lld: mode \"%s\" has no input element "
+                       "left to repeat (only \"constant\" pads an axis cropped past its end)",
+                       pads_text, (int)k, (long long)shape[k], ndpad_mode_name((ndpad_mode)mode));
+        }
+fail:
+    return status;
+}
+
 /* Crop first (ONNX Runtime): negative pads shrink the shape, positive ones are the core's
- * pads. Returns whether no input element is left (the offset is then never used). */
+ * pads. An axis cropped past its end (CONSTANT, after check_crops) has no input extent and
+ * its d + begin + end output elements all pads. Returns whether no input element is left
+ * (the offset is then never used). */
 static bool crop_shape(ndpad_onnx_problem *onnx, int32_t rank, const int64_t *shape,
                        const int64_t *begin, const int64_t *end, bool empty)
 {
     bool cropped_empty = empty;
-    for (int32_t k = rank - 1; k >= 0; k--) {
-        const int64_t crop_begin = begin[k] < 0 ? begin[k] : 0;
-        const int64_t crop_end = end[k] < 0 ? end[k] : 0;
-        int64_t kept;
-        /* shape + crops, exactly: below INT64_MIN (crops of -2^63) is a crop of everything */
-        if (ndpad_add3_overflows(shape[k], crop_begin, crop_end, &kept)) kept = 0;
-        onnx->shape[k] = kept > 0 ? kept : 0; /* kept > 0: -crop_begin < shape[k] fits */
-        onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
-        onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
+    for (int32_t k = 0; k < rank; k++) {
+        const wide kept = kept_extent(shape[k], begin[k], end[k]);
+        if (kept < 0) {
+            /* 0 <= extent < the positive pad */
+            onnx->shape[k] = 0;
+            onnx->pads_begin[k] = (int64_t)onnx_extent(shape[k], begin[k], end[k]);
+            onnx->pads_end[k] = 0;
+        } else {
+            onnx->shape[k] = (int64_t)kept; /* kept > 0: -crop_begin < shape[k] fits */
+            onnx->pads_begin[k] = begin[k] > 0 ? begin[k] : 0;
+            onnx->pads_end[k] = end[k] > 0 ? end[k] : 0;
+        }
         if (onnx->shape[k] == 0) cropped_empty = true;
     }
     return cropped_empty;
@@ -187,12 +246,15 @@ ndpad_status ndpad_onnx_translate(ndpad_onnx_problem *onnx, int32_t rank, const 
     NDPAD_FORWARD(check_pads(pads, pads_count, num_axes, caller));
 
     int64_t begin[NDPAD_MAX_RANK] = {0}, end[NDPAD_MAX_RANK] = {0};
+    int32_t pair_of[NDPAD_MAX_RANK] = {0};
     for (int32_t i = 0; i < (int32_t)num_axes; i++) {
         begin[axis_of[i]] = pads[i];
         end[axis_of[i]] = pads[i + num_axes];
+        pair_of[axis_of[i]] = i;
     }
     bool empty;
     NDPAD_FORWARD(check_shape(rank, shape, caller, &empty));
+    NDPAD_FORWARD(check_crops(rank, shape, mode_value, begin, end, pair_of, num_axes, caller));
     const bool cropped_empty = crop_shape(onnx, rank, shape, begin, end, empty);
     NDPAD_FORWARD(
         set_strides_and_offset(onnx, rank, shape, elem_size, begin, empty, cropped_empty, caller));

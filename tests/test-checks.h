@@ -118,6 +118,16 @@ static inline void test_check_onnx(const char *what, int32_t rank, const int64_t
                  ndpad_status_string(st), ndpad_last_error());
     for (int32_t k = 0; k < rank; k++) {
         if (expected_shape) assert_int_equal(ref_shape[k], expected_shape[k]);
+        /* the header's shape: the input's with each listed axis's pads added */
+        int64_t extent = shape[k];
+        for (int64_t i = 0; i < (axes != NULL ? axes_count : rank); i++)
+            if ((axes != NULL ? (axes[i] + rank) % rank : i) == k)
+                extent += pads[i] + pads[(axes != NULL ? axes_count : rank) + i];
+        if (shape_out[k] != extent) {
+            fprintf(stderr, "%s\n", line);
+            fail_msg("%s: output extent %d: ndpad %lld, the header's shape %lld", what, (int)k,
+                     (long long)shape_out[k], (long long)extent);
+        }
         if (shape_out[k] != ref_shape[k]) {
             fprintf(stderr, "%s\n", line);
             fail_msg("%s: output extent %d: ndpad %lld, reference %lld", what, (int)k,

@@ -5,10 +5,14 @@
  * 4- and 2-bit ones unpacked to bytes, padded by the naive reference, packed again) with
  * guard bytes, ONNX's worked examples, plans from the typed problem, and every refusal.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ndpad.h"
@@ -301,11 +305,30 @@ static int32_t first_opset(int32_t type)
     return 0;
 }
 
+/* The element count of the header's output shape (the input's with each listed axis's
+ * pads added), written out here from the arguments; false when an extent is negative. */
+static bool header_output_count(int32_t rank, const int64_t *shape, const int64_t *pads,
+                                int64_t num_axes, const int64_t *axes, int64_t *count)
+{
+    *count = 1;
+    bool valid = true;
+    for (int32_t k = 0; k < rank; k++) {
+        int64_t extent = shape[k];
+        for (int64_t i = 0; i < num_axes; i++)
+            if ((axes != NULL ? (axes[i] + rank) % rank : i) == k)
+                extent += pads[i] + pads[num_axes + i];
+        if (extent < 0) valid = false;
+        *count *= extent;
+    }
+    if (!valid) *count = -1;
+    return valid;
+}
+
 static void every_type_pads_like_the_reference(void **state)
 {
     (void)state;
     static const char *const modes[] = {"constant", "edge", "reflect", "wrap", NULL};
-    int64_t checked = 0;
+    int64_t checked = 0, refused = 0;
     for (int t = 0; t < EVERY_TYPE; t++) {
         const int32_t type = every_type[t];
         const int32_t bits = ndpad_onnx_type_bits(type);
@@ -335,12 +358,15 @@ static void every_type_pads_like_the_reference(void **state)
             for (int64_t i = 0; i < num_axes; i++) {
                 const int64_t a = use_axes ? (axes[i] + rank) % rank : i;
                 const int64_t d = shape[a];
-                const int64_t b = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, d)
+                /* now and then crops longer than the axis (issue 41) */
+                const int64_t over = test_rng_chance(&r, 1, 6) ? 3 : 0;
+                const int64_t b = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, d + over)
                                                             : test_rng_range(&r, 0, max_pad);
                 const int64_t left = d + (b < 0 ? b : 0);
                 pads[i] = b;
-                pads[num_axes + i] = test_rng_chance(&r, 1, 3) ? -test_rng_range(&r, 0, left)
-                                                               : test_rng_range(&r, 0, max_pad);
+                pads[num_axes + i] = test_rng_chance(&r, 1, 3)
+                                         ? -test_rng_range(&r, 0, (left > 0 ? left : 0) + over)
+                                         : test_rng_range(&r, 0, max_pad);
             }
             const char *mode = modes[test_rng_range(&r, 0, 4)];
             uint8_t value[16];
@@ -358,27 +384,174 @@ static void every_type_pads_like_the_reference(void **state)
             snprintf(what, sizeof what, "%s problem %lld (opset %d, %s)",
                      ndpad_onnx_type_name(type), (long long)index, (int)opset,
                      mode != NULL ? mode : "NULL");
+            /* the header's shape: each listed axis's pads added; never negative */
+            int64_t header_count = 0;
+            const bool header_valid = header_output_count(rank, shape, pads, num_axes,
+                                                          use_axes ? axes : NULL, &header_count);
+            if (!header_valid && expected != NULL) fail_msg("%s: a negative extent accepted", what);
+            if (expected != NULL && count != header_count)
+                fail_msg("%s: %lld output elements, the header's shape has %lld", what,
+                         (long long)count, (long long)header_count);
             if (expected != NULL && count <= 4000) {
                 check_typed_pad(what, opset, rank, shape, type, pads, 2 * num_axes,
                                 use_axes ? axes : NULL, num_axes, mode, constant_value, in,
                                 expected, count);
                 checked++;
             } else if (expected == NULL) {
+                ndpad_ref_verdict verdict;
+                ndpad_ref_onnx_validate(rank, shape, bits >= 8 ? (size_t)bits / 8 : 1, pads,
+                                        2 * num_axes, use_axes ? axes : NULL, num_axes, mode,
+                                        &verdict, NULL);
                 uint8_t out[64];
                 memset(out, TEST_SENTINEL, sizeof out);
-                const ndpad_status st =
-                    ndpad_onnx_pad_typed(opset, rank, shape, type, pads, 2 * num_axes,
-                                         use_axes ? axes : NULL, num_axes, mode, constant_value, in,
-                                         out);
-                if (st == NDPAD_OK) fail_msg("%s: accepted, the reference refuses it", what);
-                assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
+                test_expect_refused(what,
+                                    ndpad_onnx_pad_typed(opset, rank, shape, type, pads,
+                                                         2 * num_axes, use_axes ? axes : NULL,
+                                                         num_axes, mode, constant_value, in, out),
+                                    verdict.status, "ndpad_onnx_pad_typed", "", out, sizeof out);
+                refused++;
             }
             free(expected);
             free(in);
         }
     }
-    printf("typed pad: %lld problems over %d types checked against the reference\n",
-           (long long)checked, (int)EVERY_TYPE);
+    printf("typed pad: %lld problems over %d types checked against the reference, %lld "
+           "refused as it refuses them\n",
+           (long long)checked, (int)EVERY_TYPE, (long long)refused);
+}
+
+/* ---- crops longer than their axis (issue 41) -------------------------------------------- */
+
+/* Every ONNX Pad entry point on one problem, into buffers of exactly the header's shape
+ * (`count` elements) with guard bytes: the one-shot calls, untyped (whole-byte types) and
+ * typed, and the output shape of each translated problem. */
+static void check_over_crop(const char *what, int32_t type, int32_t rank, const int64_t *shape,
+                            const int64_t *pads, const char *mode, const void *value,
+                            const uint8_t *in, const uint8_t *expected, int64_t count)
+{
+    const int32_t bits = ndpad_onnx_type_bits(type);
+    int64_t header_count = 0;
+    assert_true(header_output_count(rank, shape, pads, rank, NULL, &header_count));
+    assert_int_equal(header_count, count);
+    check_typed_pad(what, 25, rank, shape, type, pads, 2 * rank, NULL, 0, mode, value, in, expected,
+                    count);
+    ndpad_onnx_typed_problem typed;
+    assert_int_equal(ndpad_onnx_problem_init_typed(&typed, 25, rank, shape, type, pads, 2 * rank,
+                                                   NULL, 0, mode, value),
+                     NDPAD_OK);
+    int64_t out_shape[NDPAD_MAX_RANK];
+    if (bits >= 8)
+        assert_int_equal(ndpad_output_shape(&typed.onnx.problem, out_shape), NDPAD_OK);
+    else
+        assert_int_equal(ndpad_bits_output_shape(&typed.bits, out_shape), NDPAD_OK);
+    assert_int_equal(test_count(rank, out_shape), count);
+    if (bits < 8) return;
+    ndpad_onnx_problem onnx;
+    assert_int_equal(ndpad_onnx_problem_init(&onnx, rank, shape, (size_t)bits / 8, pads, 2 * rank,
+                                             NULL, 0, mode, value),
+                     NDPAD_OK);
+    assert_int_equal(ndpad_output_shape(&onnx.problem, out_shape), NDPAD_OK);
+    assert_int_equal(test_count(rank, out_shape), count);
+    const size_t bytes = (size_t)count * (size_t)bits / 8;
+    test_out out = test_out_make(bytes);
+    assert_int_equal(ndpad_onnx_pad(rank, shape, (size_t)bits / 8, pads, 2 * rank, NULL, 0, mode,
+                                    value, in, out.body),
+                     NDPAD_OK);
+    assert_memory_equal(out.body, expected, bytes);
+    if (!test_all_bytes_are(out.alloc, TEST_GUARD, TEST_SENTINEL) ||
+        !test_all_bytes_are(out.body + bytes, TEST_GUARD, TEST_SENTINEL))
+        fail_msg("%s: ndpad_onnx_pad wrote a guard byte", what);
+    test_out_free(&out);
+}
+
+/* Every ONNX Pad entry point refuses the problem with `status`, naming itself and `says`,
+ * and writes nothing. */
+static void check_over_crop_refused(const char *what, int32_t type, int32_t rank,
+                                    const int64_t *shape, const int64_t *pads, const char *mode,
+                                    ndpad_status status, const char *says)
+{
+    const int32_t bits = ndpad_onnx_type_bits(type);
+    const uint8_t in[16] = {1, 2, 3, 4, 5, 6, 7, 8};
+    uint8_t out[64];
+    memset(out, TEST_SENTINEL, sizeof out);
+    test_expect_refused(what,
+                        ndpad_onnx_pad_typed(25, rank, shape, type, pads, 2 * rank, NULL, 0, mode,
+                                             NULL, in, out),
+                        status, "ndpad_onnx_pad_typed", says, out, sizeof out);
+    ndpad_onnx_typed_problem typed;
+    test_expect_refused(what,
+                        ndpad_onnx_problem_init_typed(&typed, 25, rank, shape, type, pads, 2 * rank,
+                                                      NULL, 0, mode, NULL),
+                        status, "ndpad_onnx_problem_init_typed", says, out, sizeof out);
+    if (bits < 8) return;
+    test_expect_refused(what,
+                        ndpad_onnx_pad(rank, shape, (size_t)bits / 8, pads, 2 * rank, NULL, 0, mode,
+                                       NULL, in, out),
+                        status, "ndpad_onnx_pad", says, out, sizeof out);
+    ndpad_onnx_problem onnx;
+    test_expect_refused(what,
+                        ndpad_onnx_problem_init(&onnx, rank, shape, (size_t)bits / 8, pads,
+                                                2 * rank, NULL, 0, mode, NULL),
+                        status, "ndpad_onnx_problem_init", says, out, sizeof out);
+}
+
+/* A crop longer than its axis: shape {1}, pads {3, -2}, UINT8 at opset 21, value 7 wrote
+ * 3 bytes where the header's shape (d + begin + end) has 2 (issue 41). Now the output has
+ * the header's shape on every entry point: "constant" fills it with the value (ONNX
+ * Runtime's output), the other modes have no element to repeat and a negative extent is
+ * no shape (both refused by ONNX Runtime, and here with the pads and the axis named). */
+static void crop_longer_than_its_axis_keeps_the_header_s_shape(void **state)
+{
+    (void)state;
+    const int64_t one[1] = {1}, three[1] = {3}, two_three[2] = {2, 3};
+    const int64_t pads_3_m2[2] = {3, -2}, pads_m4_4[2] = {-4, 4}, pads_2_m3[2] = {2, -3};
+    const uint8_t seven = 7, in[8] = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB};
+    const uint8_t seven_seven[2] = {7, 7};
+    check_over_crop("uint8 {1}, pads {3, -2}", NDPAD_ONNX_UINT8, 1, one, pads_3_m2, "constant",
+                    &seven, in, seven_seven, 2);
+    const uint8_t nibble = 0xF7, int4_77 = 0x77;
+    check_over_crop("int4 {1}, pads {3, -2}", NDPAD_ONNX_INT4, 1, one, pads_3_m2, "constant",
+                    &nibble, in, &int4_77, 2);
+    const uint8_t crumb = 0x02, uint2_222 = 0x2A;
+    check_over_crop("uint2 {3}, pads {-4, 4}", NDPAD_ONNX_UINT2, 1, three, pads_m4_4, NULL, &crumb,
+                    in, &uint2_222, 3);
+    /* 2 x 3 float, axis 1 cropped by 4 then padded by 2: 3 x 1 of the value */
+    const int64_t pads_2d[4] = {0, -4, 1, 2};
+    const float value = -1.5f, floats[6] = {1, 2, 3, 4, 5, 6};
+    const float all_value[3] = {value, value, value};
+    check_over_crop("float {2, 3}, pads {0, -4, 1, 2}", NDPAD_ONNX_FLOAT, 2, two_three, pads_2d,
+                    "constant", &value, (const uint8_t *)floats, (const uint8_t *)all_value, 3);
+    /* an empty extent: nothing to write */
+    check_over_crop("uint8 {1}, pads {2, -3}", NDPAD_ONNX_UINT8, 1, one, pads_2_m3, "constant",
+                    &seven, in, seven_seven, 0);
+
+    static const char *const modes[] = {"edge", "reflect", "wrap"};
+    for (int m = 0; m < 3; m++) {
+        check_over_crop_refused(modes[m], NDPAD_ONNX_UINT8, 1, one, pads_3_m2, modes[m],
+                                NDPAD_ERR_EMPTY_AXIS,
+                                "pads[0] = 3 and pads[1] = -2 (axis 0) crop more than shape[0]");
+        check_over_crop_refused(modes[m], NDPAD_ONNX_INT4, 1, three, pads_m4_4, modes[m],
+                                NDPAD_ERR_EMPTY_AXIS, "has no input element left to repeat");
+        check_over_crop_refused(modes[m], NDPAD_ONNX_UINT2, 2, two_three, pads_2d, modes[m],
+                                NDPAD_ERR_EMPTY_AXIS, "pads[1] = -4 and pads[3] = 2 (axis 1)");
+        /* an empty output extent with nothing to repeat: refused too, as ONNX Runtime */
+        check_over_crop_refused(modes[m], NDPAD_ONNX_FLOAT16, 1, one, pads_2_m3, modes[m],
+                                NDPAD_ERR_EMPTY_AXIS, "(axis 0)");
+    }
+    /* a negative output extent, in every mode */
+    const int64_t pads_m2_m2[2] = {-2, -2}, pads_3_m5[2] = {3, -5};
+    const int64_t pads_neg_2d[4] = {0, -1, 1, -3};
+    static const char *const every_mode[] = {"constant", "edge", "reflect", "wrap"};
+    for (int m = 0; m < 4; m++) {
+        check_over_crop_refused(every_mode[m], NDPAD_ONNX_UINT8, 1, three, pads_m2_m2,
+                                every_mode[m], NDPAD_ERR_SHAPE,
+                                "pads[0] = -2 and pads[1] = -2 (axis 0) crop more than shape[0] "
+                                "= 3: the output extent");
+        check_over_crop_refused(every_mode[m], NDPAD_ONNX_INT4, 1, one, pads_3_m5, every_mode[m],
+                                NDPAD_ERR_SHAPE, "is negative");
+        check_over_crop_refused(every_mode[m], NDPAD_ONNX_INT64, 2, two_three, pads_neg_2d,
+                                every_mode[m], NDPAD_ERR_SHAPE, "(axis 1)");
+    }
 }
 
 /* ---- worked examples -------------------------------------------------------------------- */
@@ -648,6 +821,117 @@ static void sub_byte_empty_output_writes_nothing(void **state)
     assert_true(test_all_bytes_are(out, sizeof out, TEST_SENTINEL));
 }
 
+/* Typed calls on 4- and 2-bit types name themselves in ndpad_last_error(), never the
+ * sub-byte call they run on (issue 41: "ndpad_bits_pad: out is NULL ..."). */
+static void sub_byte_errors_name_the_typed_call(void **state)
+{
+    (void)state;
+    const int64_t shape[2] = {2, 3}, pads[4] = {1, 0, 0, 1}, target[2] = {3, 4};
+    const uint8_t in[4] = {0x21, 0x43, 0x65, 0x87};
+    const int32_t types[] = {NDPAD_ONNX_INT4, NDPAD_ONNX_UINT4, NDPAD_ONNX_FLOAT4E2M1,
+                             NDPAD_ONNX_INT2, NDPAD_ONNX_UINT2};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s", ndpad_onnx_type_name(types[t]));
+        test_expect_refused(what,
+                            ndpad_onnx_pad_typed(0, 2, shape, types[t], pads, 4, NULL, 0, "edge",
+                                                 NULL, in, NULL),
+                            NDPAD_ERR_NULL_BUFFER, "ndpad_onnx_pad_typed: ", "out is NULL", NULL,
+                            0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+        test_expect_refused(what,
+                            ndpad_onnx_pad_typed(0, 2, shape, types[t], pads, 4, NULL, 0, "reflect",
+                                                 NULL, NULL, (uint8_t[8]){0}),
+                            NDPAD_ERR_NULL_BUFFER, "ndpad_onnx_pad_typed: ", "in is NULL", NULL, 0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+        test_expect_refused(what,
+                            ndpad_onnx_center_crop_pad_typed(0, 2, shape, types[t], target, 2, NULL,
+                                                             0, in, NULL),
+                            NDPAD_ERR_NULL_BUFFER,
+                            "ndpad_onnx_center_crop_pad_typed: ", "out is NULL", NULL, 0);
+        assert_null(strstr(ndpad_last_error(), "ndpad_bits"));
+    }
+}
+
+static int wisdom_log_calls;
+static void count_wisdom_log(const char *message, void *user)
+{
+    (void)message;
+    (void)user;
+    wisdom_log_calls++;
+}
+
+/* Sub-byte plans use no wisdom (ndpad.h, 2g), with default options too: a corrupt
+ * $NDPAD_WISDOM is never read by a sub-byte call, typed ONNX or ndpad_bits_*, so it logs
+ * nothing (issue 41: a warning on every typed int4 / int2 call). A byte plan with default
+ * options reads the same file and warns: the file would be seen. */
+static void sub_byte_calls_never_read_wisdom(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ndpad-test-onnx-types-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/wisdom", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("this is no wisdom file\n\x01\x02 garbage\n", f);
+    fclose(f);
+    const char *old = getenv("NDPAD_WISDOM");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("NDPAD_WISDOM", path, 1);
+    ndpad_wisdom_forget();
+    wisdom_log_calls = 0;
+    ndpad_set_log_callback(count_wisdom_log, NULL);
+
+    const int64_t shape[2] = {3, 5}, pads[4] = {1, 2, 0, 1}, target[2] = {4, 4};
+    const uint8_t in[8] = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F};
+    uint8_t out[64];
+    static const struct {
+        int32_t opset, type;
+        const char *mode;
+    } typed[] = {{21, NDPAD_ONNX_INT4, "constant"},
+                 {25, NDPAD_ONNX_INT2, "reflect"},
+                 {0, NDPAD_ONNX_UINT4, "edge"}};
+    const ndpad_bits_problem bits = {.problem = {.rank = 2,
+                                                 .mode = NDPAD_EDGE,
+                                                 .shape = shape,
+                                                 .pads_begin = pads,
+                                                 .pads_end = pads + 2},
+                                     .elem_bits = 4};
+    for (int rep = 0; rep < 3; rep++) {
+        for (size_t t = 0; t < sizeof typed / sizeof typed[0]; t++)
+            assert_int_equal(ndpad_onnx_pad_typed(typed[t].opset, 2, shape, typed[t].type, pads, 4,
+                                                  NULL, 0, typed[t].mode, NULL, in, out),
+                             NDPAD_OK);
+        assert_int_equal(ndpad_onnx_center_crop_pad_typed(0, 2, shape, NDPAD_ONNX_UINT4, target, 2,
+                                                          NULL, 0, in, out),
+                         NDPAD_OK);
+        assert_int_equal(ndpad_bits_pad(&bits, NULL, in, out), NDPAD_OK);
+        ndpad_bits_plan *plan = NULL;
+        assert_int_equal(ndpad_bits_plan_create(&bits, NULL, &plan), NDPAD_OK);
+        ndpad_bits_plan_destroy(plan);
+    }
+    const int sub_byte_calls = wisdom_log_calls;
+
+    /* the control: the same problem of bytes, with default options, loads the file */
+    assert_int_equal(ndpad_onnx_pad(2, shape, 1, pads, 4, NULL, 0, "constant", NULL, in, out),
+                     NDPAD_OK);
+    const int byte_calls = wisdom_log_calls - sub_byte_calls;
+
+    ndpad_set_log_callback(NULL, NULL);
+    if (saved != NULL)
+        setenv("NDPAD_WISDOM", saved, 1);
+    else
+        unsetenv("NDPAD_WISDOM");
+    free(saved);
+    ndpad_wisdom_forget();
+    unlink(path);
+    rmdir(dir);
+    if (sub_byte_calls != 0)
+        fail_msg("sub-byte calls logged %d wisdom warnings (they read the wisdom file)",
+                 sub_byte_calls);
+    if (byte_calls < 1) fail_msg("the control byte plan logged no warning of the corrupt file");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -656,10 +940,13 @@ int main(void)
         cmocka_unit_test(every_type_pads_like_the_reference),
         cmocka_unit_test(onnx_documented_examples),
         cmocka_unit_test(sub_byte_worked_examples),
+        cmocka_unit_test(crop_longer_than_its_axis_keeps_the_header_s_shape),
         cmocka_unit_test(center_crop_pad_every_type_like_the_reference),
         cmocka_unit_test(typed_calls_refuse_with_onnx_s_errors),
         cmocka_unit_test(sub_byte_bit_overflow_is_refused),
         cmocka_unit_test(sub_byte_empty_output_writes_nothing),
+        cmocka_unit_test(sub_byte_errors_name_the_typed_call),
+        cmocka_unit_test(sub_byte_calls_never_read_wisdom),
     };
     return cmocka_run_group_tests_name("onnx-types", tests, NULL, NULL);
 }

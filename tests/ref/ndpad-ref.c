@@ -455,6 +455,8 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
     for (int32_t k = 0; k < rank; k++) in_count = sat_mul(in_count, shape[k]);
     if (in_count > REF_I64_MAX) breaks(&v, NDPAD_ERR_OVERFLOW, "shape");
 
+    /* a negative extent on any axis comes first, then an axis with nothing to repeat */
+    bool nothing_to_repeat[NDPAD_MAX_RANK] = {false};
     for (int32_t k = 0; k < rank; k++) {
         int64_t b = 0, e = 0;
         for (int64_t i = 0; i < num_axes; i++)
@@ -464,13 +466,28 @@ static ndpad_status onnx_translate(int32_t rank, const int64_t *shape, size_t el
             }
         const ref_i128 crop_b = b < 0 ? -(ref_i128)b : 0;
         const ref_i128 crop_e = e < 0 ? -(ref_i128)e : 0;
-        ref_i128 kept = (ref_i128)shape[k] - crop_b - crop_e;
-        if (kept < 0) kept = 0; /* not defined by ONNX: the axis is cropped to nothing */
-        t->start[k] = kept > 0 ? (int64_t)crop_b : 0;
-        t->cropped[k] = (int64_t)kept;
-        t->pb[k] = b > 0 ? b : 0;
-        t->pe[k] = e > 0 ? e : 0;
+        const ref_i128 kept = (ref_i128)shape[k] - crop_b - crop_e;
+        /* ONNX's output extent (its shape inference, ONNX Runtime's output) */
+        const ref_i128 extent = (ref_i128)shape[k] + b + e;
+        if (extent < 0) breaks(&v, NDPAD_ERR_SHAPE, "pads of axis %d", (int)k);
+        if (kept >= 0) {
+            t->start[k] = kept > 0 ? (int64_t)crop_b : 0;
+            t->cropped[k] = (int64_t)kept;
+            t->pb[k] = b > 0 ? b : 0;
+            t->pe[k] = e > 0 ? e : 0;
+            continue;
+        }
+        /* a crop longer than the axis: no input element is left on it, so each of its
+         * `extent` output elements is a pad (ONNX Runtime: the value with "constant"; the
+         * other modes have no element to repeat) */
+        nothing_to_repeat[k] = t->mode != NDPAD_CONSTANT;
+        t->start[k] = 0;
+        t->cropped[k] = 0;
+        t->pb[k] = extent > 0 ? (int64_t)extent : 0;
+        t->pe[k] = 0;
     }
+    for (int32_t k = 0; k < rank; k++)
+        if (nothing_to_repeat[k]) breaks(&v, NDPAD_ERR_EMPTY_AXIS, "pads of axis %d", (int)k);
     /* ndpad addresses the dense ONNX input as a whole: when any of it is read (the crop
      * keeps something on every axis), its byte count must fit int64 too */
     bool kept_all = true;
@@ -504,7 +521,17 @@ ndpad_status ndpad_ref_onnx_validate(int32_t rank, const int64_t *shape, size_t 
     ref_onnx t;
     const ndpad_status status = onnx_translate(rank, shape, elem_size, pads, pads_count, axes,
                                                axes_count, mode, NULL, verdict, &t);
-    if (status == NDPAD_OK && out_shape != NULL) ndpad_ref_output_shape(&t.core, out_shape);
+    if (status != NDPAD_OK || out_shape == NULL) return status;
+    ndpad_ref_output_shape(&t.core, out_shape);
+    /* the translation keeps ONNX's extent d + begin + end on every axis */
+    for (int32_t k = 0; k < rank; k++) {
+        const int64_t num_axes = axes != NULL ? axes_count : rank;
+        ref_i128 extent = shape[k];
+        for (int64_t i = 0; i < num_axes; i++)
+            if ((axes != NULL ? (axes[i] + rank) % rank : i) == k)
+                extent += (ref_i128)pads[i] + pads[num_axes + i];
+        if (out_shape[k] != extent) abort();
+    }
     return status;
 }
 

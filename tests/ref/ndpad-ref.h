@@ -114,8 +114,10 @@ void ndpad_ref_print_problem(FILE *f, const ndpad_problem *problem);
 /** ndpad_ref_onnx_validate() : the ONNX rules (rank, mode string, elem_size, NULL shape or
  *  pads, axes out of [-rank, rank-1] or repeated, pads_count != 2 * num_axes) and then the
  *  core rules of the problem "pad the cropped tensor". Fills `verdict` (may be NULL) and,
- *  when valid, `out_shape` (may be NULL). A crop deeper than the extent is not defined by
- *  ONNX; the reference then treats the axis as cropped to nothing. */
+ *  when valid, `out_shape` (may be NULL). An output extent d + begin + end below 0 is
+ *  NDPAD_ERR_SHAPE; a crop longer than its axis leaves no input element there, so the
+ *  axis's d + begin + end output elements are all pads: the value with "constant" (ONNX
+ *  Runtime's result), NDPAD_ERR_EMPTY_AXIS with the other modes (nothing to repeat). */
 ndpad_status ndpad_ref_onnx_validate(int32_t rank, const int64_t *shape, size_t elem_size,
                                      const int64_t *pads, int64_t pads_count, const int64_t *axes,
                                      int64_t axes_count, const char *mode,
