@@ -2,7 +2,9 @@
 # Install ndpad into a temporary prefix and build three tiny consumers against it:
 #   1. CMake, find_package(ndpad CONFIG REQUIRED) + ndpad::ndpad          (shared)
 #   2. CMake, find_package(ndpad CONFIG REQUIRED) + ndpad::ndpad_static   (static)
-#   3. cc $(pkg-config --cflags --libs ndpad)                              (shared)
+#   3. cc $(pkg-config --cflags --libs ndpad) -Wl,-rpath,<libdir>           (shared; runs as is)
+#   4. cc $(pkg-config --cflags --static --libs ndpad)  (links without libudev-dev: hwloc shared)
+#   5. cc $(pkg-config --cflags --libs ndpad-static)                       (libndpad.a)
 # Each pads a small tensor and checks the values. Also checks that libndpad.so exports only
 # ndpad_ symbols. Usage: ci/check-install.sh [build-dir]   (default: build/, already built)
 set -euo pipefail
@@ -26,10 +28,15 @@ libdir="$(find "$prefix" -name 'libndpad.so' -printf '%h\n' | head -n 1)"
 for f in include/ndpad.h; do
     [ -f "$prefix/$f" ] || fail "$f not installed"
 done
-for f in libndpad.a libndpad.so.0 pkgconfig/ndpad.pc cmake/ndpad/ndpadConfig.cmake \
-         cmake/ndpad/ndpadConfigVersion.cmake cmake/ndpad/ndpadTargets.cmake; do
+for f in libndpad.a libndpad.so.0 pkgconfig/ndpad.pc pkgconfig/ndpad-static.pc \
+         cmake/ndpad/ndpadConfig.cmake cmake/ndpad/ndpadConfigVersion.cmake \
+         cmake/ndpad/ndpadTargets.cmake; do
     [ -e "$libdir/$f" ] || fail "$libdir/$f not installed"
 done
+# the tuner, when this build has it (README.md lists it among the installed files)
+if [ -x "$build_dir/tuning/ndpad-tune" ]; then
+    [ -x "$prefix/bin/ndpad-tune" ] || fail "bin/ndpad-tune not installed"
+fi
 
 # Hidden visibility: the shared library exports the public API and nothing else.
 if command -v nm >/dev/null 2>&1; then
@@ -104,8 +111,18 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 pkg-config --exists --print-errors ndpad || fail "pkg-config cannot find ndpad"
 read -r -a pc_flags <<<"$(pkg-config --cflags --libs ndpad)"
 cc -std=c11 -Wall -Wextra -Werror -o "$work/consumer_pc" "$work/consumer/consumer.c" "${pc_flags[@]}" \
-    || fail "pkg-config consumer build failed (flags: ${pc_flags[*]})"
-LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/consumer_pc" \
-    || fail "pkg-config consumer failed"
+    "-Wl,-rpath,$libdir" || fail "pkg-config consumer build failed (flags: ${pc_flags[*]})"
+env -u LD_LIBRARY_PATH "$work/consumer_pc" || fail "pkg-config consumer (with its rpath) failed"
+# --static: what libndpad.a needs, hwloc as its shared library (no -ludev, no libudev-dev).
+read -r -a pc_flags <<<"$(pkg-config --cflags --static --libs ndpad)"
+cc -std=c11 -o "$work/consumer_pc_flags" "$work/consumer/consumer.c" "${pc_flags[@]}" \
+    || fail "pkg-config --static consumer build failed (flags: ${pc_flags[*]})"
+read -r -a pc_flags <<<"$(pkg-config --cflags --libs ndpad-static)"
+cc -std=c11 -Wall -Wextra -Werror -o "$work/consumer_pc_static" "$work/consumer/consumer.c" \
+    "${pc_flags[@]}" || fail "ndpad-static consumer build failed (flags: ${pc_flags[*]})"
+env -u LD_LIBRARY_PATH "$work/consumer_pc_static" || fail "ndpad-static consumer failed"
+if command -v ldd >/dev/null 2>&1 && ldd "$work/consumer_pc_static" | grep -q libndpad; then
+    fail "the ndpad-static consumer is linked against libndpad.so"
+fi
 
-echo "check-install: OK (CMake shared + static, pkg-config)"
+echo "check-install: OK (CMake shared + static, pkg-config shared with rpath, --static, ndpad-static)"

@@ -12,11 +12,13 @@
 #      (test_onnxruntime.py and test_openvino.py with them, never skipped; test_dlpack.py in
 #      a process of its own; ndpad.openvino's first-use build is checked too), numpy's and dask's own pad tests routed to ndpad, ndpad.torch on PyPI's
 #      torch (ci/test-torch.sh: the native kernels built at first use, then every torch
-#      test); then the wheel: `pip wheel .` (scikit-build-core, the project's CMake),
-#      `auditwheel repair` to a manylinux wheel carrying hwloc and the OpenMP runtime,
-#      installed into a fresh venv where `import ndpad` must use the library inside it and the
-#      suite runs against the installed package; and `pip install .` from the repository root
-#      in another fresh venv, the library lookup order (NDPAD_LIBRARY first, the package's
+#      test); every code block of README.md and python/README.md run as written
+#      (ci/readme-blocks.py: python blocks on this venv, C and shell blocks); then the
+#      wheel: `pip wheel .` (scikit-build-core, the project's CMake), `auditwheel repair`
+#      to a manylinux wheel carrying hwloc and the OpenMP runtime, installed into a fresh
+#      venv where `import ndpad` must use the library inside it and the suite runs against
+#      the installed package; and `pip install .` from the repository root in another fresh
+#      venv, the library lookup order (NDPAD_LIBRARY first, the package's
 #      own, then the system's), nothing left in the source tree.
 # Usage: ci/test-python.sh [build-dir]   (default: build/, built here with ci/build.sh)
 # Environment: NDPAD_PYTHON_VENV (the venv of B, default <build-dir>-venv, kept between runs
@@ -109,6 +111,9 @@ ls "$work"/openvino-cache/openvino-*/libndpad_openvino.so >/dev/null \
 # ndpad.torch on PyPI's torch 2: native kernels built at first use, then every torch test.
 step "B. PyPI: ci/test-torch.sh $vpy"
 bash ci/test-torch.sh "$vpy" "$build_dir"
+# The READMEs' code blocks as a reader runs them (the torch kernels test-torch.sh just built).
+step "B. PyPI: README.md's and python/README.md's code blocks (ci/readme-blocks.py)"
+"$vpy" ci/readme-blocks.py --python "$vpy" --build "$build_dir" </dev/null
 
 untracked() { (cd "$root" && find python -print | LC_ALL=C sort); }  # no .git needed
 before="$(untracked)"
