@@ -1,13 +1,8 @@
 /* The executor: tiles of output rows over OpenMP threads. Each row is its border runs,
  * filled by the mode's filler from the source row, and its interior run, one bulk copy.
  * Rows are visited in output order with an odometer, so a row costs O(1) index work. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "copy-choice.h"
 #include "plan.h"
@@ -15,8 +10,7 @@
 #include "row-border.h"
 #include "row-list.h"
 #include "stream-plan.h"
-#include "topology.h"
-#include "workers.h"
+#include "task-runner.h"
 
 /* What every row of a tile shares, held in locals: stores through `char *` may alias
  * anything, so reading these from the plan inside the row loop would reload them. */
@@ -560,91 +554,28 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     if (nontemporal) store_fence();
 }
 
-/* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team
- * started there waits forever for the parent's workers), so a forked child runs every
- * execution on the calling thread. Registered when the library is loaded, so that it holds
- * whoever forks and whether or not a team ever ran before the fork. */
-static atomic_bool in_forked_child;
-
-static void mark_forked_child(void)
-{
-    atomic_store_explicit(&in_forked_child, true, memory_order_relaxed);
-}
-
-__attribute__((constructor)) static void watch_forks(void)
-{
-    (void)pthread_atfork(NULL, NULL, mark_forked_child);
-}
-
-#ifdef _OPENMP
-/* `tiles` tiles over a team of `threads`. A function of its own, never inlined: a compiler
- * asks the OpenMP runtime for the caller's thread id on entry to any function holding a
- * parallel region, and one-thread plans must not call into the runtime at all.
- * schedule(static): each thread runs one contiguous block of tiles, the same block on every
- * execution of the plan, so on several NUMA nodes the pages a thread writes are the pages
- * it first touched (when the caller's first write was this executor too). Workers are bound
- * to cores unless the user chose OpenMP affinity (topology.c). */
-static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const char *in, char *out,
-                                               bool skip_interior, int64_t tiles, int64_t col_tiles,
-                                               int threads)
-{
-#pragma omp parallel num_threads(threads)
-    {
-        ndpad_topology_bind_worker(omp_get_thread_num());
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++)
-            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.nt != 0);
-    }
-}
-#endif
-
-/* One execution as tasks for a parallel-for (a host's or ndpad's workers): task i runs
- * the tiles [i * per_task, (i + 1) * per_task). Everything a task needs is here: it takes
- * no lock and reads no thread-local state, so any thread may run it, in any order. */
+/* An execution's tiles as the task runner's items. */
 typedef struct tile_job {
     const ndpad_plan *plan;
     const char *in;
     char *out;
     bool skip_interior;
-    int64_t tiles, col_tiles, per_task;
-    pthread_t caller;   /* the thread that called the executor                       */
-    atomic_bool helped; /* a task ran on another thread (then the plan's stores)     */
+    int64_t col_tiles;
 } tile_job;
 
-/* The stores of a task: the plan's, or its one-thread choice while the execution has run on
- * the caller alone (a sequential host, or workers that have not started: the tiles are the
- * two-thread plan's, the stores those of one thread). Only speed depends on it. */
-static bool task_streams(tile_job *job)
+/* Tiles [t0, t1) with the plan's stores, or its one-thread choice while the execution has
+ * run on the caller alone (one thread, a sequential host, or workers that have not started:
+ * the tiles are the plan's for more threads, the stores those of one thread). Only speed
+ * depends on it. */
+static void run_tiles(void *context, int64_t t0, int64_t t1, bool alone)
 {
+    const tile_job *job = (const tile_job *)context;
     const ndpad_plan *plan = job->plan;
-    if (plan->solo_nt < 0 || plan->solo_nt == plan->tile.nt) return plan->tile.nt != 0;
-    if (!pthread_equal(pthread_self(), job->caller)) {
-        if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
-            atomic_store_explicit(&job->helped, true, memory_order_relaxed);
-        return plan->tile.nt != 0;
-    }
-    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.nt != 0
-                                                                    : plan->solo_nt != 0;
-}
-
-static void run_task(void *context, size_t index)
-{
-    tile_job *job = (tile_job *)context;
-    const int64_t t0 = (int64_t)index * job->per_task;
-    const int64_t t1 = t0 + job->per_task < job->tiles ? t0 + job->per_task : job->tiles;
-    const bool nontemporal = task_streams(job);
+    const bool nontemporal = alone && plan->solo_nt >= 0 && plan->tile.threads > 1
+                                 ? plan->solo_nt != 0
+                                 : plan->tile.nt != 0;
     for (int64_t t = t0; t < t1; t++)
-        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
-}
-
-/* The tasks of `tiles` tiles: one a tile, or groups of consecutive tiles when there are
- * more than a job may hold. */
-static size_t make_tasks(tile_job *job, int64_t tiles)
-{
-    const int64_t max = NDPAD_WORKERS_MAX_TASKS;
-    job->tiles = tiles;
-    job->per_task = (tiles + max - 1) / max;
-    return (size_t)((tiles + job->per_task - 1) / job->per_task);
+        run_tile(plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
 }
 
 void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_interior)
@@ -652,35 +583,6 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     const int64_t n = plan->dim[plan->ndim - 1].n;
     const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
     const int64_t col_tiles = (n + plan->tile.cols - 1) / plan->tile.cols;
-    const int64_t tiles = row_tiles * col_tiles;
-    int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
-    if (threads > 1 && plan->has_pool) {
-        /* The host's threads: ndpad starts none (a forked host knows its own pool). */
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
-        const size_t tasks = make_tasks(&job, tiles);
-        plan->pool.parallel_for(plan->pool.context, run_task, &job, tasks);
-        return;
-    }
-    /* Never a nested team: the caller owns the cores. Asked only when a team would start,
-     * so one-thread plans never call into the OpenMP runtime. */
-    if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
-#ifdef _OPENMP
-    if (threads > 1 && omp_in_parallel()) threads = 1;
-    if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
-        run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
-        return;
-    }
-#endif
-    if (threads > 1) {
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
-        const size_t tasks = make_tasks(&job, tiles);
-        ndpad_workers_run((int)threads - 1, run_task, &job, tasks);
-        return;
-    }
-    /* One thread: its stores (a plan for more threads run here by a fork, a nested call) */
-    const bool nontemporal = plan->solo_nt >= 0 && threads < plan->tile.threads
-                                 ? plan->solo_nt != 0
-                                 : plan->tile.nt != 0;
-    for (int64_t t = 0; t < tiles; t++)
-        run_tile(plan, in, out, skip_interior, t, col_tiles, nontemporal);
+    tile_job job = {plan, in, out, skip_interior, col_tiles};
+    ndpad_tasks_run(&plan->policy, plan->tile.threads, run_tiles, &job, row_tiles * col_tiles);
 }

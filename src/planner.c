@@ -7,15 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "alloc.h"
 #include "isa.h"
 #include "plan.h"
 #include "stream-plan.h"
-#include "topology.h"
 #include "measure.h"
 #include "tile-choice.h"
 #include "wisdom.h"
@@ -28,46 +23,7 @@ _Static_assert(offsetof(ndpad_options, schedule) == 32, "schedule is reserved[1]
 _Static_assert(sizeof(void *) != 8 || offsetof(ndpad_options, thread_pool) == 40,
                "thread_pool is reserved[2]");
 
-static _Thread_local ndpad_thread_pool thread_pool;
-static _Thread_local bool thread_pool_set;
-
-const ndpad_thread_pool *ndpad_thread_pool_current(void)
-{
-    return thread_pool_set ? &thread_pool : NULL;
-}
-
-int32_t ndpad_schedule_default(void)
-{
-    const char *fixed = getenv("NDPAD_THREADS_FIXED");
-    return fixed != NULL && strcmp(fixed, "1") == 0 ? NDPAD_SCHEDULE_FIXED_TEAM
-                                                    : NDPAD_SCHEDULE_DEFAULT;
-}
-
-/* A host pool is usable: a parallel-for and at least one thread. */
-static ndpad_status check_pool(const ndpad_thread_pool *pool, const char *name, const char *caller)
-{
-    ndpad_status status = NDPAD_OK;
-    if (pool->parallel_for == NULL)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->parallel_for is NULL (the host's parallel-for)", name);
-    if (pool->threads < 1)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->threads = %d must be at least 1", name,
-                   (int)pool->threads);
-fail:
-    return status;
-}
-
-ndpad_status ndpad_set_thread_pool(const ndpad_thread_pool *pool)
-{
-    const char *const caller = __func__;
-    ndpad_status status = NDPAD_OK;
-    if (pool != NULL) NDPAD_FORWARD(check_pool(pool, "pool", caller));
-    thread_pool_set = pool != NULL;
-    if (pool != NULL) thread_pool = *pool;
-fail:
-    return status;
-}
-
-static ndpad_status check_options(const ndpad_options *options, const char *caller)
+ndpad_status ndpad_options_check(const ndpad_options *options, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
     if (options == NULL) return NDPAD_OK;
@@ -105,7 +61,7 @@ static ndpad_status check_options(const ndpad_options *options, const char *call
                    "options.reserved[1]; initialise options with ndpad_options_init)",
                    (int)options->reserved32b);
     if (options->thread_pool != NULL)
-        NDPAD_FORWARD(check_pool(options->thread_pool, "options.thread_pool", caller));
+        NDPAD_FORWARD(ndpad_thread_pool_check(options->thread_pool, "options.thread_pool", caller));
     /* reserved[1] holds schedule and reserved32b, reserved[2] thread_pool */
     for (size_t k = 3; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
         if (options->reserved[k] != 0)
@@ -149,21 +105,7 @@ static ndpad_status new_plan(const ndpad_valid_problem *valid, ndpad_isa isa,
     plan->rank = valid->rank;
     plan->problem_elem_size = valid->elem_size;
     plan->out_elems = valid->out_elems;
-    const ndpad_thread_pool *pool = options != NULL && options->thread_pool != NULL
-                                        ? options->thread_pool
-                                        : ndpad_thread_pool_current();
-    plan->has_pool = pool != NULL;
-    if (pool != NULL) plan->pool = *pool;
-    /* options.threads > 0 caps the pool's threads; the OpenMP runtime is asked only when
-     * neither says (a one-thread plan never calls into it) */
-    const int32_t asked = options != NULL ? options->threads : 0;
-    if (pool != NULL)
-        plan->max_threads = asked > 0 && asked < pool->threads ? asked : pool->threads;
-    else
-        plan->max_threads = asked > 0 ? asked : ndpad_default_threads();
-    plan->schedule = options != NULL && options->schedule != NDPAD_SCHEDULE_DEFAULT
-                         ? options->schedule
-                         : ndpad_schedule_default();
+    ndpad_thread_policy_resolve(options, &plan->policy);
     plan->consts = consts; /* the normaliser keeps what the constants need */
     ndpad_normalize(valid, plan);
     plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
@@ -225,7 +167,7 @@ static void force_tile(ndpad_plan *plan, const ndpad_options *options)
     if (options->tile_cols > 0) plan->tile.cols = options->tile_cols;
     plan->tile = ndpad_tile_fit(plan, plan->tile);
     /* A forced shape runs on every thread the options allow, tiny output or not. */
-    plan->tile.threads = plan->max_threads;
+    plan->tile.threads = plan->policy.threads;
     plan->tile_source = NDPAD_TILE_FORCED;
 }
 
@@ -245,21 +187,6 @@ static void choose_tile(ndpad_plan *plan, const ndpad_options *options, const ch
         if (!tile_from_wisdom(plan)) measure_tile(plan, caller);
     } else if (!plan->empty && tuning == NDPAD_TUNING_CACHE)
         tile_from_wisdom(plan);
-}
-
-/* options.threads is an upper bound: a team never has more threads than the processors
- * this process may run on (INT32_MAX threads would make the OpenMP runtime fail or
- * crash). The fixed OpenMP team asks the runtime (omp_get_num_procs(), a system call, once
- * here); ndpad's workers count the processors hwloc found once per process, so a plan made
- * on a fresh thread does not start the OpenMP runtime there. */
-static void cap_threads_at_processors(ndpad_plan *plan)
-{
-    if (plan->tile.threads <= 1 || plan->has_pool) return; /* a host knows its own threads */
-    int procs = ndpad_topology_get()->pus;
-#ifdef _OPENMP
-    if (plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) procs = omp_get_num_procs();
-#endif
-    if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
 }
 
 /* The arguments of constants per side or per index, checked against the valid problem. */
@@ -406,7 +333,7 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     /* the problem's pad_value is unused with constants (the header): the plan's one pad
      * value, which the output-stream kernels write before the constants, is zero bytes */
     if (kind != 0) valid.pad_value = NULL;
-    NDPAD_FORWARD(check_options(options, caller));
+    NDPAD_FORWARD(ndpad_options_check(options, caller));
     NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller, &isa));
     if (kind != 0) NDPAD_FORWARD(new_const_map(&valid, kind, axis, values, caller, &consts));
     NDPAD_FORWARD(new_plan(&valid, isa, options, consts, caller, &plan));
@@ -417,7 +344,7 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     if (plan->consts != NULL) NDPAD_FORWARD(finish_const_map(plan, caller));
     if (stream_serves(plan)) NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
     choose_tile(plan, options, caller);
-    cap_threads_at_processors(plan);
+    plan->tile.threads = ndpad_thread_policy_cap(&plan->policy, plan->tile.threads);
     plan->solo_nt = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
                         ? -1
                         : (int8_t)ndpad_tile_streams_alone(plan);
