@@ -8,90 +8,15 @@
 #include "plan.h"
 #include "short-move.h"
 #include "row-border.h"
+#include "row-constants.h"
 #include "row-list.h"
 #include "stream-plan.h"
 #include "task-runner.h"
 
-/* What every row of a tile shares, held in locals: stores through `char *` may alias
- * anything, so reading these from the plan inside the row loop would reload them. */
-typedef struct row_context {
-    const ndpad_plan *plan;
-    ndpad_dim row;          /* the row axis                                 */
-    ndpad_fill_fn fill_pad; /* CONSTANT filler                              */
-    ndpad_copy_fn copy;
-    const void *pad_value;
-    size_t es;
-    int64_t x0, x1;                /* the tile's columns                           */
-    int64_t c0, c1;                /* the interior run clipped to those columns    */
-    const ndpad_fill_fn *fill;     /* the plan's fillers, by mode                  */
-    const ndpad_row_border *left;  /* non-CONSTANT dense rows: [x0, c0)            */
-    const ndpad_row_border *right; /*                          [c1, x1)            */
-    const ndpad_const_map *consts; /* constants per side or index, or NULL         */
-    int64_t phase_x0, phase_c1;    /* its row pattern's byte phase at x0 and c1     */
-    bool constant;
-    bool dense;
-    bool skip_interior;
-    /* the output stream has written every input row with its constants (per side: its row
-     * pattern holds the row axis's two values): only pad rows are left to write */
-    bool pad_rows_only;
-    /* CONSTANT, elem_size dividing 16: the pad value repeated over 16 bytes, for gaps of at
-     * most 16 bytes written inline (a call per gap cost more than the gap) */
-    bool short_gaps;
-    uint8_t pattern[16];
-} row_context;
-
-/* The constants of one row (CONSTANT): the value of its columns before the interior region
- * (`left`), in it (`mid`: gaps and whole pad rows) and after it (`right`); one pad value
- * for all three unless the plan has constants per side or index. */
-typedef struct row_values {
-    const void *left, *mid, *right;
-} row_values;
-
-/* Columns [s, t) of the row at `dst` with a plan's per-index constants along the row axis:
- * copies of the pattern from the phase of s, then whole pattern buffers (vector moves). */
-static void fill_pattern(const ndpad_const_map *m, char *dst, int64_t s, int64_t t, size_t es)
-{
-    int64_t bytes = (t - s) * (int64_t)es;
-    char *p = dst + (size_t)s * es;
-    const int64_t phase = s % m->period_elems * (int64_t)es;
-    int64_t len = m->pattern_bytes - phase < bytes ? m->pattern_bytes - phase : bytes;
-    memcpy(p, m->pattern + phase, (size_t)len);
-    for (p += len, bytes -= len; bytes > 0; p += len, bytes -= len) {
-        len = m->pattern_bytes < bytes ? m->pattern_bytes : bytes;
-        memcpy(p, m->pattern, (size_t)len);
-    }
-}
-
-/* Columns [s, t) of the row at `dst` are constants of value `value` (or the row pattern).
- * Up to 16 bytes of a spread value or of the pattern are moves without a call (NHWC's
- * borders are 12 bytes, a call each cost 15% of the pad). */
-static inline void fill_constants(const row_context *ctx, char *dst, int64_t s, int64_t t,
-                                  const void *value)
-{
-    if (s >= t) return;
-    const ndpad_const_map *m = ctx->consts;
-    const size_t es = ctx->es;
-    const int64_t bytes = (t - s) * (int64_t)es;
-    if (m != NULL && m->pattern != NULL) {
-        if (bytes > 16) {
-            fill_pattern(m, dst, s, t, es);
-            return;
-        }
-        const int64_t phase = s == ctx->x0   ? ctx->phase_x0
-                              : s == ctx->c1 ? ctx->phase_c1
-                                             : s % m->period_elems * (int64_t)es;
-        ndpad_move_upto16(dst + (size_t)s * es, (const char *)m->pattern + phase, bytes);
-    } else if (m != NULL && m->value_stride == 16 && bytes <= 16) {
-        ndpad_move_upto16(dst + (size_t)s * es, (const char *)value, bytes);
-    } else {
-        ctx->fill_pad(dst + (size_t)s * es, value, t - s, es);
-    }
-}
-
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are constants (`value`). */
-static void copy_dilated(const row_context *ctx, const ndpad_dim *row, const char *src, char *dst,
-                         int64_t s, int64_t t, const void *value)
+static void copy_dilated(const ndpad_row_context *ctx, const ndpad_dim *row, const char *src,
+                         char *dst, int64_t s, int64_t t, const void *value)
 {
     const size_t es = ctx->es;
     const int64_t step = row->r + 1;
@@ -103,48 +28,14 @@ static void copy_dilated(const row_context *ctx, const ndpad_dim *row, const cha
             o++;
         } else {
             const int64_t len = step - phase < t - o ? step - phase : t - o;
-            fill_constants(ctx, dst, o, o + len, value);
+            ndpad_fill_constants(ctx, dst, o, o + len, value);
             o += len;
         }
     }
 }
 
-/* The constants of a row at outer indices index[0 .. outer - 2] and `last` on the last outer
- * axis, for a plan with constants per side or index; `pad_row`: some outer index is padding. */
-static void row_constants(const row_context *ctx, const int64_t *index, int64_t last, bool pad_row,
-                          row_values *v)
-{
-    const ndpad_plan *plan = ctx->plan;
-    const ndpad_const_map *m = ctx->consts;
-    const int32_t outer = plan->ndim - 1;
-    if (m->kind == NDPAD_CONSTS_INDEX) {
-        if (m->pattern != NULL) return; /* the row's pattern */
-        const int32_t k = m->index_dim;
-        const int64_t o = k == outer - 1 ? last : index[k];
-        v->mid = m->values + (o / plan->dim[k].index_div % m->axis_n) * m->value_stride;
-        v->left = v->right = v->mid;
-        return;
-    }
-    /* numpy's rule: the last axis in whose padding the element lies gives its value */
-    const unsigned char *values = m->values;
-    const int32_t row_origin = ctx->row.origin;
-    int32_t winner = -1;
-    if (pad_row) {
-        int side = 0;
-        for (int32_t k = 0; k < outer; k++) {
-            const ndpad_dim *dim = &plan->dim[k];
-            const int64_t o = k == outer - 1 ? last : index[k];
-            const int s = o < dim->copy_begin ? 0 : o >= dim->copy_end ? 1 : -1;
-            if (s >= 0 && dim->origin > winner) winner = dim->origin, side = s;
-        }
-        v->mid = values + (2 * winner + side) * m->value_stride;
-    }
-    v->left = row_origin > winner ? values + 2 * row_origin * m->value_stride : v->mid;
-    v->right = row_origin > winner ? values + (2 * row_origin + 1) * m->value_stride : v->mid;
-}
-
 /* The gap [from, to) of a flat CONSTANT row, to > from. */
-static inline void fill_gap(const row_context *ctx, char *from, char *to)
+static inline void fill_gap(const ndpad_row_context *ctx, char *from, char *to)
 {
     if (to - from <= 16 && ctx->short_gaps)
         ndpad_move_upto16(from, (const char *)ctx->pattern, to - from);
@@ -154,19 +45,19 @@ static inline void fill_gap(const row_context *ctx, char *from, char *to)
 
 /* Columns [x0, x1) of a row whose innermost axis is dense in both tensors; `v`: its
  * constants (CONSTANT). */
-static inline void run_row_dense(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                                 bool skip_interior, const row_values *v)
+static inline void run_row_dense(const ndpad_row_context *ctx, const char *src, char *dst,
+                                 bool pad_row, bool skip_interior, const ndpad_row_values *v)
 {
     const size_t es = ctx->es;
     const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
     if (pad_row) {
         if (ctx->consts == NULL || (v->left == v->mid && v->right == v->mid)) {
-            fill_constants(ctx, dst, x0, x1, v->mid);
+            ndpad_fill_constants(ctx, dst, x0, x1, v->mid);
         } else {
             /* per side: the row axis's own sides win over the outer axes' before them */
-            fill_constants(ctx, dst, x0, c0, v->left);
-            fill_constants(ctx, dst, c0, c1, v->mid);
-            fill_constants(ctx, dst, c1, x1, v->right);
+            ndpad_fill_constants(ctx, dst, x0, c0, v->left);
+            ndpad_fill_constants(ctx, dst, c0, c1, v->mid);
+            ndpad_fill_constants(ctx, dst, c1, x1, v->right);
         }
         return;
     }
@@ -181,32 +72,21 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (x0 < c0) {
         if (ctx->constant)
-            fill_constants(ctx, dst, x0, c0, v->left);
+            ndpad_fill_constants(ctx, dst, x0, c0, v->left);
         else
             ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
     }
     if (c1 < x1) {
         if (ctx->constant)
-            fill_constants(ctx, dst, c1, x1, v->right);
+            ndpad_fill_constants(ctx, dst, c1, x1, v->right);
         else
             ndpad_row_border_fill(ctx->right, ctx->fill, src, dst, es);
     }
 }
 
-/* The constant of column o of a row with constants `v`. */
-static inline const char *constant_at(const row_context *ctx, const row_values *v, int64_t o)
-{
-    const ndpad_const_map *m = ctx->consts;
-    if (m != NULL && m->pattern != NULL)
-        return (const char *)m->pattern + (size_t)(o % m->period_elems) * ctx->es;
-    return (const char *)(o < ctx->row.copy_begin  ? v->left
-                          : o >= ctx->row.copy_end ? v->right
-                                                   : v->mid);
-}
-
 /* Columns [x0, x1) of a row with any strides: element by element through the mapping. */
-static void run_row_strided(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                            bool skip_interior, const row_values *v)
+static void run_row_strided(const ndpad_row_context *ctx, const char *src, char *dst, bool pad_row,
+                            bool skip_interior, const ndpad_row_values *v)
 {
     const ndpad_dim *row = &ctx->row;
     for (int64_t o = ctx->x0; o < ctx->x1; o++) {
@@ -215,15 +95,15 @@ static void run_row_strided(const row_context *ctx, const char *src, char *dst, 
         ndpad_copy_element(dst + o * row->out_stride,
                            i >= 0                ? src + i * row->in_stride
                            : ctx->consts == NULL ? (const char *)ctx->pad_value
-                                                 : constant_at(ctx, v, o),
+                                                 : ndpad_constant_at(ctx, v, o),
                            ctx->es);
     }
 }
 
 /* `inside`: every outer index of this row lies in the interior region, so for in-place
  * padding its interior run is the input itself and is not written. */
-static inline void run_row(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                           bool inside, const row_values *v)
+static inline void run_row(const ndpad_row_context *ctx, const char *src, char *dst, bool pad_row,
+                           bool inside, const ndpad_row_values *v)
 {
     const bool skip = ctx->skip_interior && inside && !pad_row;
     if (ctx->dense)
@@ -235,8 +115,8 @@ static inline void run_row(const row_context *ctx, const char *src, char *dst, b
 /* CONSTANT rows of a contiguous output, whole rows per tile: the output is interior runs
  * separated by gaps of pad value. A gap (this row's right border, the next row's left
  * border, and any pad rows between) is filled once, from `*cursor` to the next run. */
-static inline void run_row_flat(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                                bool skip_interior, char **cursor)
+static inline void run_row_flat(const ndpad_row_context *ctx, const char *src, char *dst,
+                                bool pad_row, bool skip_interior, char **cursor)
 {
     if (pad_row) return;
     const size_t es = ctx->es;
@@ -255,7 +135,7 @@ static inline void run_row_flat(const row_context *ctx, const char *src, char *d
 /* `count` consecutive interior rows of a flat CONSTANT tile along an axis without interior
  * padding: the rows differ only by the strides, so each is one gap fill and one copy (none
  * in place), with no index mapping. */
-static void run_rows_flat_interior(const row_context *ctx, const char *src, char *dst,
+static void run_rows_flat_interior(const ndpad_row_context *ctx, const char *src, char *dst,
                                    int64_t count, int64_t in_stride, int64_t out_stride,
                                    bool skip_interior, char **cursor)
 {
@@ -291,10 +171,11 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
 
 /* What every row of tile `tile` shares: its columns [x0, x1), the interior run clipped to
  * them, and the plan's kernels and pad value, held in locals. */
-static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bool skip_interior,
-                                    int64_t tile, int64_t col_tiles, bool nontemporal)
+static inline void init_row_context(ndpad_row_context *ctx, const ndpad_plan *plan,
+                                    bool skip_interior, int64_t tile, int64_t col_tiles,
+                                    bool nontemporal)
 {
-    *ctx = (row_context){
+    *ctx = (ndpad_row_context){
         .plan = plan,
         .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
@@ -328,44 +209,13 @@ static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bo
 
 /* Dense rows of the modes other than CONSTANT: where each border run reads in the source
  * row, the same for every row of the tile. */
-static inline void plan_borders(row_context *ctx, ndpad_row_border *left, ndpad_row_border *right)
+static inline void plan_borders(ndpad_row_context *ctx, ndpad_row_border *left,
+                                ndpad_row_border *right)
 {
     ctx->fill = ctx->plan->kernels->fill;
     ndpad_row_border_plan(left, ctx->plan->mode, &ctx->row, ctx->x0, ctx->c0);
     ndpad_row_border_plan(right, ctx->plan->mode, &ctx->row, ctx->c1, ctx->x1);
     ctx->left = left, ctx->right = right;
-}
-
-/* `count` consecutive interior rows of the last outer axis of a plan with constants whose
- * values there are the same row after row (`v`): each row its interior copy (none in
- * place) and its two borders, with no index mapping (the in-place form is the output
- * stream's second write of a batch's constants: NHWC's rows cost 11 ns each through
- * run_row). */
-static void run_rows_consts_interior(const row_context *ctx, const char *src, char *dst,
-                                     int64_t count, int64_t in_stride, int64_t out_stride,
-                                     bool skip_interior, const row_values *v)
-{
-    const size_t es = ctx->es;
-    const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
-    const size_t run_bytes = (size_t)(c1 - c0) * es;
-    const char *from = src + (c0 - ctx->row.b) * (int64_t)es;
-    for (int64_t k = 0; k < count; k++) {
-        if (!skip_interior && run_bytes != 0) ctx->copy(dst + (size_t)c0 * es, from, run_bytes);
-        fill_constants(ctx, dst, x0, c0, v->left);
-        fill_constants(ctx, dst, c1, x1, v->right);
-        dst += out_stride;
-        from += in_stride;
-    }
-}
-
-/* Whether a plan's constants are the same on every non-pad row of a run of the last outer
- * axis (run_rows_consts_interior): per side always, per index unless that axis holds the
- * index. */
-static inline bool consts_same_along_last(const row_context *ctx)
-{
-    const ndpad_const_map *m = ctx->consts;
-    return m->kind == NDPAD_CONSTS_SIDES || m->pattern != NULL ||
-           m->index_dim != ctx->plan->ndim - 2;
 }
 
 /* Offsets and flags of the axes before the last outer one, at the odometer's index; level
@@ -386,7 +236,7 @@ static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_
 
 /* Rows [r0, r1) of a tile with outer axes. The outer axes are an odometer; the last of
  * them, which moves every row, is walked in a tight loop. */
-static inline void run_rows(const row_context *ctx, const char *in, char *out, int64_t r0,
+static inline void run_rows(const ndpad_row_context *ctx, const char *in, char *out, int64_t r0,
                             int64_t r1, bool flat, char **cursor)
 {
     const ndpad_plan *plan = ctx->plan;
@@ -425,7 +275,7 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
          * values are the same (none: lo = hi = o_end). */
         int64_t lo = o_end, hi = o_end;
         if (ctx->consts != NULL && !flat && ctx->dense && !prefix_pad && last.r == 0 &&
-            ctx->row.r == 0 && src_base != NULL && consts_same_along_last(ctx)) {
+            ctx->row.r == 0 && src_base != NULL && ndpad_consts_same_along_last(ctx)) {
             lo = o > last.copy_begin ? o : last.copy_begin;
             hi = o_end < last.copy_end ? o_end : last.copy_end;
             if (lo >= hi) lo = hi = o_end;
@@ -436,11 +286,11 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                 continue;
             }
             if (o == lo) {
-                row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
-                row_constants(ctx, index, lo, false, &v);
-                run_rows_consts_interior(ctx, src_base + (lo - last.b) * last.in_stride,
-                                         dst_base + lo * last.out_stride, hi - lo, last.in_stride,
-                                         last.out_stride, skip_interior && prefix_inside, &v);
+                ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                ndpad_row_constants(ctx, index, lo, false, &v);
+                ndpad_rows_consts_interior(ctx, src_base + (lo - last.b) * last.in_stride,
+                                           dst_base + lo * last.out_stride, hi - lo, last.in_stride,
+                                           last.out_stride, skip_interior && prefix_inside, &v);
                 o = hi - 1;
                 continue;
             }
@@ -452,11 +302,11 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                 run_row_flat(ctx, src, dst_base + o * last.out_stride, i < 0,
                              skip_interior && inside_row, cursor);
             } else if (ctx->consts != NULL) {
-                row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
-                row_constants(ctx, index, o, i < 0, &v);
+                ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                ndpad_row_constants(ctx, index, o, i < 0, &v);
                 run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row, &v);
             } else {
-                const row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                const ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
                 run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row, &v);
             }
         }
@@ -480,16 +330,16 @@ static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, boo
                           int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal,
                           bool pad_rows_only)
 {
-    row_context ctx;
+    ndpad_row_context ctx;
     init_row_context(&ctx, plan, skip_interior, tile, col_tiles, nontemporal);
     ctx.pad_rows_only = pad_rows_only;
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
 
     if (plan->ndim == 1) {
-        row_values v = {ctx.pad_value, ctx.pad_value, ctx.pad_value};
+        ndpad_row_values v = {ctx.pad_value, ctx.pad_value, ctx.pad_value};
         if (pad_rows_only) return; /* the one row is an input row */
-        if (ctx.consts != NULL) row_constants(&ctx, NULL, 0, false, &v);
+        if (ctx.consts != NULL) ndpad_row_constants(&ctx, NULL, 0, false, &v);
         run_row(&ctx, in, out, false, true, &v);
         return;
     }
