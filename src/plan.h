@@ -50,7 +50,7 @@ typedef struct ndpad_tile {
 
 /* Constants per axis and side, or per output index along one axis (ndpad_plan_create_sides,
  * ndpad_plan_create_per_index): which value each constant element takes, worked out per row
- * by the row executor (executor.c) and written by the same fillers as a single constant. */
+ * by the row executor (row-constants.h) and written by the same fillers as a single constant. */
 typedef enum ndpad_consts_kind {
     NDPAD_CONSTS_SIDES = 1, /* values [rank][2]: axis k's begin value, then its end value */
     NDPAD_CONSTS_INDEX = 2  /* values [axis_n]: one per output index along `axis`         */
