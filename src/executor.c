@@ -1,6 +1,7 @@
-/* The executor: tiles of output rows over OpenMP threads. Each row is its border runs,
- * filled by the mode's filler from the source row, and its interior run, one bulk copy.
- * Rows are visited in output order with an odometer, so a row costs O(1) index work. */
+/* The row executor: tiles of output rows, run over threads by the task runner (task-runner.h).
+ * Each row is its border runs, filled by the mode's filler from the source row, and its
+ * interior run, one bulk copy. Rows are visited in output order with an odometer, so a row
+ * costs O(1) index work. */
 #include <stdatomic.h>
 #include <string.h>
 
