@@ -51,11 +51,7 @@ ndpad_status ndpad_options_check(const ndpad_options *options, const char *calle
                    "options.tuning = %d is not an ndpad_tuning (0 cache, "
                    "1 heuristic, 2 measure)",
                    (int)options->tuning);
-    if (options->schedule != NDPAD_SCHEDULE_DEFAULT &&
-        options->schedule != NDPAD_SCHEDULE_FIXED_TEAM)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
-                   "options.schedule = %d is not an ndpad_schedule (0 default, 1 fixed team)",
-                   (int)options->schedule);
+    NDPAD_FORWARD(ndpad_schedule_check(options->schedule, caller));
     if (options->reserved32b != 0)
         NDPAD_FAIL(NDPAD_ERR_OPTIONS,
                    "options.reserved32b = %d must be zero (the high half of "

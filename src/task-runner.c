@@ -30,6 +30,17 @@ int32_t ndpad_schedule_default(void)
                                                     : NDPAD_SCHEDULE_DEFAULT;
 }
 
+ndpad_status ndpad_schedule_check(int32_t schedule, const char *caller)
+{
+    ndpad_status status = NDPAD_OK;
+    if (schedule != NDPAD_SCHEDULE_DEFAULT && schedule != NDPAD_SCHEDULE_FIXED_TEAM)
+        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
+                   "options.schedule = %d is not an ndpad_schedule (0 default, 1 fixed team)",
+                   (int)schedule);
+fail:
+    return status;
+}
+
 ndpad_status ndpad_thread_pool_check(const ndpad_thread_pool *pool, const char *name,
                                      const char *caller)
 {

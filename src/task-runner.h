@@ -28,6 +28,9 @@ NDPAD_INTERNAL void ndpad_thread_policy_resolve(const ndpad_options *options,
  * the OpenMP runtime fail or crash); a host's pool knows its own threads. */
 NDPAD_INTERNAL int32_t ndpad_thread_policy_cap(const ndpad_thread_policy *policy, int32_t threads);
 
+/* options.schedule is an ndpad_schedule. */
+NDPAD_INTERNAL ndpad_status ndpad_schedule_check(int32_t schedule, const char *caller);
+
 /* A host pool is usable: a parallel-for and at least one thread (`name` in the message). */
 NDPAD_INTERNAL ndpad_status ndpad_thread_pool_check(const ndpad_thread_pool *pool, const char *name,
                                                     const char *caller);
