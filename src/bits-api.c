@@ -1,8 +1,6 @@
 /* The public entry points of sub-byte elements (ndpad.h, "SUB-BYTE ELEMENTS"). Options are
- * read exactly as ndpad_plan_create() reads them: a plan of one byte is made with them (it
- * validates them, resolves the ISA with NDPAD_ISA, and works out the thread budget, the
- * schedule and the host pool), and the sub-byte plan takes those facts from it. */
-#include <omp.h>
+ * read exactly as ndpad_plan_create() reads them: the same checks, the ISA resolved with
+ * NDPAD_ISA, and the thread policy (budget, schedule, host pool) of task-runner.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +8,10 @@
 #include "bits-plan.h"
 #include "bits-problem.h"
 #include "bits-run.h"
+#include "isa.h"
 #include "plan.h"
 
-/* The facts of `options`, from a byte plan made with them. */
+/* The facts of `options`. */
 static ndpad_status read_options(const ndpad_options *options, ndpad_bits_plan *plan,
                                  const char *caller)
 {
@@ -27,22 +26,11 @@ static ndpad_status read_options(const ndpad_options *options, ndpad_bits_plan *
                        "2 measure)",
                        (int)o.tuning);
     }
-    /* no wisdom for sub-byte plans: the probe never reads the wisdom file, with default
-     * options too (whose CACHE would load it, and warn of a bad one, on every call) */
-    o.tuning = NDPAD_TUNING_HEURISTIC;
-    const ndpad_problem one = {.rank = 0, .mode = NDPAD_CONSTANT, .elem_size = 1};
-    ndpad_plan *probe = NULL;
-    NDPAD_FORWARD(ndpad_plan_create_for(&one, &o, &probe, caller));
-    plan->isa = probe->isa;
-    plan->threads = probe->max_threads > 0 ? probe->max_threads : 1;
-    plan->schedule = probe->schedule;
-    plan->has_pool = probe->has_pool;
-    plan->pool = probe->pool;
-    ndpad_plan_destroy(probe);
-    if (!plan->has_pool) {
-        const int procs = omp_get_num_procs();
-        if (plan->threads > procs) plan->threads = procs > 1 ? procs : 1;
-    }
+    NDPAD_FORWARD(ndpad_options_check(&o, caller));
+    NDPAD_FORWARD(ndpad_isa_resolve(o.isa, caller, &plan->isa));
+    ndpad_thread_policy_resolve(&o, &plan->policy);
+    const int32_t threads = plan->policy.threads > 0 ? plan->policy.threads : 1;
+    plan->threads = ndpad_thread_policy_cap(&plan->policy, threads);
 fail:
     return status;
 }

@@ -7,6 +7,7 @@
 
 #include "kernels/bits-kernels.h"
 #include "problem.h"
+#include "task-runner.h"
 
 struct ndpad_bits_plan {
     int32_t rank; /* >= 1: a rank-0 problem is planned as one axis of one element */
@@ -22,11 +23,8 @@ struct ndpad_bits_plan {
     bool may_be_in_place;  /* pads >= 0, no interior, equal strides                  */
     int64_t in_place_bits; /* then: in's first bit minus out's, in place            */
     ndpad_bits_kernels kernels;
-    /* threads (from the options, as ndpad_plan_create() reads them) */
-    int32_t threads; /* at most; 1 when the rows cannot be cut without sharing bytes */
-    int32_t schedule;
-    bool has_pool;
-    ndpad_thread_pool pool;
+    ndpad_thread_policy policy; /* the options' threads, as ndpad_plan_create() reads them */
+    int32_t threads;            /* at most; 1 when the rows cannot be cut without sharing bytes */
     /* tiles: tile 0 is rows [0, first_rows), tile t > 0 rows [first_rows + (t - 1) *
      * tile_rows, ...): every boundary is a row that starts on a byte of its own */
     int64_t first_rows, tile_rows, tiles;

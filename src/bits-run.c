@@ -6,11 +6,8 @@
  * row odometer does. */
 #include "bits-run.h"
 
-#include <omp.h>
-#include <pthread.h>
-#include <stdatomic.h>
-
 #include "bits-row.h"
+#include "task-runner.h"
 #include "workers.h"
 
 /* Outputs below this run on the calling thread (as ndpad_plan_create()'s 256 KiB). */
@@ -164,37 +161,15 @@ typedef struct bits_job {
     uint8_t *out;
 } bits_job;
 
-static void run_tile(const bits_job *job, int64_t t)
+/* Tiles [t0, t1): their rows, one run of consecutive rows. */
+static void run_tiles(void *context, int64_t t0, int64_t t1, bool alone)
 {
+    (void)alone;
+    const bits_job *job = (const bits_job *)context;
     const ndpad_bits_plan *p = job->plan;
-    const int64_t r0 = t == 0 ? 0 : p->first_rows + (t - 1) * p->tile_rows;
-    const int64_t r1 =
-        t == 0 ? p->first_rows : (r0 + p->tile_rows < p->rows ? r0 + p->tile_rows : p->rows);
-    run_rows(p, job->in, job->out, r0, r1, false);
-}
-
-static void run_task(void *context, size_t index)
-{
-    run_tile((const bits_job *)context, (int64_t)index);
-}
-
-/* A forked child has no worker threads nor OpenMP team (executor.c's rule, kept here). */
-static atomic_bool in_forked_child;
-
-static void mark_forked_child(void)
-{
-    atomic_store_explicit(&in_forked_child, true, memory_order_relaxed);
-}
-
-__attribute__((constructor)) static void watch_forks(void)
-{
-    (void)pthread_atfork(NULL, NULL, mark_forked_child);
-}
-
-static __attribute__((noinline)) void run_team(const bits_job *job, int threads)
-{
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t t = 0; t < job->plan->tiles; t++) run_tile(job, t);
+    const int64_t r0 = t0 == 0 ? 0 : p->first_rows + (t0 - 1) * p->tile_rows;
+    const int64_t end = p->first_rows + (t1 - 1) * p->tile_rows;
+    run_rows(p, job->in, job->out, r0, end < p->rows ? end : p->rows, false);
 }
 
 /* In place: in's first bit is out's first interior bit, with the plan's equal strides. */
@@ -216,21 +191,5 @@ void ndpad_bits_run(const ndpad_bits_plan *plan, const uint8_t *in, uint8_t *out
         return;
     }
     bits_job job = {plan, in, out};
-    int threads = plan->threads < plan->tiles ? plan->threads : (int)plan->tiles;
-    if (threads > 1 && plan->has_pool) {
-        plan->pool.parallel_for(plan->pool.context, run_task, &job, (size_t)plan->tiles);
-        return;
-    }
-    if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
-    if (threads > 1 && omp_in_parallel()) threads = 1;
-    if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
-        ndpad_openmp_keep_loaded();
-        run_team(&job, threads);
-        return;
-    }
-    if (threads > 1) {
-        ndpad_workers_run(threads - 1, run_task, &job, (size_t)plan->tiles);
-        return;
-    }
-    run_rows(plan, in, out, 0, plan->rows, false);
+    ndpad_tasks_run(&plan->policy, plan->threads, run_tiles, &job, plan->tiles);
 }

@@ -83,8 +83,8 @@ size_t ndpad_plan_describe(const ndpad_plan *plan, char *buf, size_t size)
     }
     static const char *const sources[] = {"heuristic", "wisdom", "measured", "forced"};
     const char *runner = plan->tile.threads <= 1 ? ""
-                         : plan->has_pool        ? " on the host's pool"
-                         : plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM
+                         : plan->policy.has_pool ? " on the host's pool"
+                         : plan->policy.schedule == NDPAD_SCHEDULE_FIXED_TEAM
                              ? " (a fixed OpenMP team)"
                              : " (the caller and ndpad's workers)";
     put(&t, "tiles: %lld rows x %lld columns, %lld tiles, %d threads%s%s%s\n",

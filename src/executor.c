@@ -1,103 +1,23 @@
-/* The executor: tiles of output rows over OpenMP threads. Each row is its border runs,
- * filled by the mode's filler from the source row, and its interior run, one bulk copy.
- * Rows are visited in output order with an odometer, so a row costs O(1) index work. */
-#include <pthread.h>
+/* The row executor: tiles of output rows, run over threads by the task runner (task-runner.h).
+ * Each row is its border runs, filled by the mode's filler from the source row, and its
+ * interior run, one bulk copy. Rows are visited in output order with an odometer, so a row
+ * costs O(1) index work. */
 #include <stdatomic.h>
 #include <string.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "copy-choice.h"
 #include "plan.h"
 #include "short-move.h"
 #include "row-border.h"
+#include "row-constants.h"
 #include "row-list.h"
 #include "stream-plan.h"
-#include "topology.h"
-#include "workers.h"
-
-/* What every row of a tile shares, held in locals: stores through `char *` may alias
- * anything, so reading these from the plan inside the row loop would reload them. */
-typedef struct row_context {
-    const ndpad_plan *plan;
-    ndpad_dim row;          /* the row axis                                 */
-    ndpad_fill_fn fill_pad; /* CONSTANT filler                              */
-    ndpad_copy_fn copy;
-    const void *pad_value;
-    size_t es;
-    int64_t x0, x1;                /* the tile's columns                           */
-    int64_t c0, c1;                /* the interior run clipped to those columns    */
-    const ndpad_fill_fn *fill;     /* the plan's fillers, by mode                  */
-    const ndpad_row_border *left;  /* non-CONSTANT dense rows: [x0, c0)            */
-    const ndpad_row_border *right; /*                          [c1, x1)            */
-    const ndpad_const_map *consts; /* constants per side or index, or NULL         */
-    int64_t phase_x0, phase_c1;    /* its row pattern's byte phase at x0 and c1     */
-    bool constant;
-    bool dense;
-    bool skip_interior;
-    /* the output stream has written every input row with its constants (per side: its row
-     * pattern holds the row axis's two values): only pad rows are left to write */
-    bool pad_rows_only;
-    /* CONSTANT, elem_size dividing 16: the pad value repeated over 16 bytes, for gaps of at
-     * most 16 bytes written inline (a call per gap cost more than the gap) */
-    bool short_gaps;
-    uint8_t pattern[16];
-} row_context;
-
-/* The constants of one row (CONSTANT): the value of its columns before the interior region
- * (`left`), in it (`mid`: gaps and whole pad rows) and after it (`right`); one pad value
- * for all three unless the plan has constants per side or index. */
-typedef struct row_values {
-    const void *left, *mid, *right;
-} row_values;
-
-/* Columns [s, t) of the row at `dst` with a plan's per-index constants along the row axis:
- * copies of the pattern from the phase of s, then whole pattern buffers (vector moves). */
-static void fill_pattern(const ndpad_const_map *m, char *dst, int64_t s, int64_t t, size_t es)
-{
-    int64_t bytes = (t - s) * (int64_t)es;
-    char *p = dst + (size_t)s * es;
-    const int64_t phase = s % m->period_elems * (int64_t)es;
-    int64_t len = m->pattern_bytes - phase < bytes ? m->pattern_bytes - phase : bytes;
-    memcpy(p, m->pattern + phase, (size_t)len);
-    for (p += len, bytes -= len; bytes > 0; p += len, bytes -= len) {
-        len = m->pattern_bytes < bytes ? m->pattern_bytes : bytes;
-        memcpy(p, m->pattern, (size_t)len);
-    }
-}
-
-/* Columns [s, t) of the row at `dst` are constants of value `value` (or the row pattern).
- * Up to 16 bytes of a spread value or of the pattern are moves without a call (NHWC's
- * borders are 12 bytes, a call each cost 15% of the pad). */
-static inline void fill_constants(const row_context *ctx, char *dst, int64_t s, int64_t t,
-                                  const void *value)
-{
-    if (s >= t) return;
-    const ndpad_const_map *m = ctx->consts;
-    const size_t es = ctx->es;
-    const int64_t bytes = (t - s) * (int64_t)es;
-    if (m != NULL && m->pattern != NULL) {
-        if (bytes > 16) {
-            fill_pattern(m, dst, s, t, es);
-            return;
-        }
-        const int64_t phase = s == ctx->x0   ? ctx->phase_x0
-                              : s == ctx->c1 ? ctx->phase_c1
-                                             : s % m->period_elems * (int64_t)es;
-        ndpad_move_upto16(dst + (size_t)s * es, (const char *)m->pattern + phase, bytes);
-    } else if (m != NULL && m->value_stride == 16 && bytes <= 16) {
-        ndpad_move_upto16(dst + (size_t)s * es, (const char *)value, bytes);
-    } else {
-        ctx->fill_pad(dst + (size_t)s * es, value, t - s, es);
-    }
-}
+#include "task-runner.h"
 
 /* Interior run [s, t) of a dense CONSTANT row with interior padding: lattice points copy,
  * the gaps between them are constants (`value`). */
-static void copy_dilated(const row_context *ctx, const ndpad_dim *row, const char *src, char *dst,
-                         int64_t s, int64_t t, const void *value)
+static void copy_dilated(const ndpad_row_context *ctx, const ndpad_dim *row, const char *src,
+                         char *dst, int64_t s, int64_t t, const void *value)
 {
     const size_t es = ctx->es;
     const int64_t step = row->r + 1;
@@ -109,48 +29,14 @@ static void copy_dilated(const row_context *ctx, const ndpad_dim *row, const cha
             o++;
         } else {
             const int64_t len = step - phase < t - o ? step - phase : t - o;
-            fill_constants(ctx, dst, o, o + len, value);
+            ndpad_fill_constants(ctx, dst, o, o + len, value);
             o += len;
         }
     }
 }
 
-/* The constants of a row at outer indices index[0 .. outer - 2] and `last` on the last outer
- * axis, for a plan with constants per side or index; `pad_row`: some outer index is padding. */
-static void row_constants(const row_context *ctx, const int64_t *index, int64_t last, bool pad_row,
-                          row_values *v)
-{
-    const ndpad_plan *plan = ctx->plan;
-    const ndpad_const_map *m = ctx->consts;
-    const int32_t outer = plan->ndim - 1;
-    if (m->kind == NDPAD_CONSTS_INDEX) {
-        if (m->pattern != NULL) return; /* the row's pattern */
-        const int32_t k = m->index_dim;
-        const int64_t o = k == outer - 1 ? last : index[k];
-        v->mid = m->values + (o / plan->dim[k].index_div % m->axis_n) * m->value_stride;
-        v->left = v->right = v->mid;
-        return;
-    }
-    /* numpy's rule: the last axis in whose padding the element lies gives its value */
-    const unsigned char *values = m->values;
-    const int32_t row_origin = ctx->row.origin;
-    int32_t winner = -1;
-    if (pad_row) {
-        int side = 0;
-        for (int32_t k = 0; k < outer; k++) {
-            const ndpad_dim *dim = &plan->dim[k];
-            const int64_t o = k == outer - 1 ? last : index[k];
-            const int s = o < dim->copy_begin ? 0 : o >= dim->copy_end ? 1 : -1;
-            if (s >= 0 && dim->origin > winner) winner = dim->origin, side = s;
-        }
-        v->mid = values + (2 * winner + side) * m->value_stride;
-    }
-    v->left = row_origin > winner ? values + 2 * row_origin * m->value_stride : v->mid;
-    v->right = row_origin > winner ? values + (2 * row_origin + 1) * m->value_stride : v->mid;
-}
-
 /* The gap [from, to) of a flat CONSTANT row, to > from. */
-static inline void fill_gap(const row_context *ctx, char *from, char *to)
+static inline void fill_gap(const ndpad_row_context *ctx, char *from, char *to)
 {
     if (to - from <= 16 && ctx->short_gaps)
         ndpad_move_upto16(from, (const char *)ctx->pattern, to - from);
@@ -160,19 +46,19 @@ static inline void fill_gap(const row_context *ctx, char *from, char *to)
 
 /* Columns [x0, x1) of a row whose innermost axis is dense in both tensors; `v`: its
  * constants (CONSTANT). */
-static inline void run_row_dense(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                                 bool skip_interior, const row_values *v)
+static inline void run_row_dense(const ndpad_row_context *ctx, const char *src, char *dst,
+                                 bool pad_row, bool skip_interior, const ndpad_row_values *v)
 {
     const size_t es = ctx->es;
     const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
     if (pad_row) {
         if (ctx->consts == NULL || (v->left == v->mid && v->right == v->mid)) {
-            fill_constants(ctx, dst, x0, x1, v->mid);
+            ndpad_fill_constants(ctx, dst, x0, x1, v->mid);
         } else {
             /* per side: the row axis's own sides win over the outer axes' before them */
-            fill_constants(ctx, dst, x0, c0, v->left);
-            fill_constants(ctx, dst, c0, c1, v->mid);
-            fill_constants(ctx, dst, c1, x1, v->right);
+            ndpad_fill_constants(ctx, dst, x0, c0, v->left);
+            ndpad_fill_constants(ctx, dst, c0, c1, v->mid);
+            ndpad_fill_constants(ctx, dst, c1, x1, v->right);
         }
         return;
     }
@@ -187,32 +73,21 @@ static inline void run_row_dense(const row_context *ctx, const char *src, char *
     }
     if (x0 < c0) {
         if (ctx->constant)
-            fill_constants(ctx, dst, x0, c0, v->left);
+            ndpad_fill_constants(ctx, dst, x0, c0, v->left);
         else
             ndpad_row_border_fill(ctx->left, ctx->fill, src, dst, es);
     }
     if (c1 < x1) {
         if (ctx->constant)
-            fill_constants(ctx, dst, c1, x1, v->right);
+            ndpad_fill_constants(ctx, dst, c1, x1, v->right);
         else
             ndpad_row_border_fill(ctx->right, ctx->fill, src, dst, es);
     }
 }
 
-/* The constant of column o of a row with constants `v`. */
-static inline const char *constant_at(const row_context *ctx, const row_values *v, int64_t o)
-{
-    const ndpad_const_map *m = ctx->consts;
-    if (m != NULL && m->pattern != NULL)
-        return (const char *)m->pattern + (size_t)(o % m->period_elems) * ctx->es;
-    return (const char *)(o < ctx->row.copy_begin  ? v->left
-                          : o >= ctx->row.copy_end ? v->right
-                                                   : v->mid);
-}
-
 /* Columns [x0, x1) of a row with any strides: element by element through the mapping. */
-static void run_row_strided(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                            bool skip_interior, const row_values *v)
+static void run_row_strided(const ndpad_row_context *ctx, const char *src, char *dst, bool pad_row,
+                            bool skip_interior, const ndpad_row_values *v)
 {
     const ndpad_dim *row = &ctx->row;
     for (int64_t o = ctx->x0; o < ctx->x1; o++) {
@@ -221,15 +96,15 @@ static void run_row_strided(const row_context *ctx, const char *src, char *dst, 
         ndpad_copy_element(dst + o * row->out_stride,
                            i >= 0                ? src + i * row->in_stride
                            : ctx->consts == NULL ? (const char *)ctx->pad_value
-                                                 : constant_at(ctx, v, o),
+                                                 : ndpad_constant_at(ctx, v, o),
                            ctx->es);
     }
 }
 
 /* `inside`: every outer index of this row lies in the interior region, so for in-place
  * padding its interior run is the input itself and is not written. */
-static inline void run_row(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                           bool inside, const row_values *v)
+static inline void run_row(const ndpad_row_context *ctx, const char *src, char *dst, bool pad_row,
+                           bool inside, const ndpad_row_values *v)
 {
     const bool skip = ctx->skip_interior && inside && !pad_row;
     if (ctx->dense)
@@ -241,8 +116,8 @@ static inline void run_row(const row_context *ctx, const char *src, char *dst, b
 /* CONSTANT rows of a contiguous output, whole rows per tile: the output is interior runs
  * separated by gaps of pad value. A gap (this row's right border, the next row's left
  * border, and any pad rows between) is filled once, from `*cursor` to the next run. */
-static inline void run_row_flat(const row_context *ctx, const char *src, char *dst, bool pad_row,
-                                bool skip_interior, char **cursor)
+static inline void run_row_flat(const ndpad_row_context *ctx, const char *src, char *dst,
+                                bool pad_row, bool skip_interior, char **cursor)
 {
     if (pad_row) return;
     const size_t es = ctx->es;
@@ -261,7 +136,7 @@ static inline void run_row_flat(const row_context *ctx, const char *src, char *d
 /* `count` consecutive interior rows of a flat CONSTANT tile along an axis without interior
  * padding: the rows differ only by the strides, so each is one gap fill and one copy (none
  * in place), with no index mapping. */
-static void run_rows_flat_interior(const row_context *ctx, const char *src, char *dst,
+static void run_rows_flat_interior(const ndpad_row_context *ctx, const char *src, char *dst,
                                    int64_t count, int64_t in_stride, int64_t out_stride,
                                    bool skip_interior, char **cursor)
 {
@@ -297,10 +172,11 @@ static void run_rows_flat_interior(const row_context *ctx, const char *src, char
 
 /* What every row of tile `tile` shares: its columns [x0, x1), the interior run clipped to
  * them, and the plan's kernels and pad value, held in locals. */
-static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bool skip_interior,
-                                    int64_t tile, int64_t col_tiles, bool nontemporal)
+static inline void init_row_context(ndpad_row_context *ctx, const ndpad_plan *plan,
+                                    bool skip_interior, int64_t tile, int64_t col_tiles,
+                                    bool nontemporal)
 {
-    *ctx = (row_context){
+    *ctx = (ndpad_row_context){
         .plan = plan,
         .row = plan->dim[plan->ndim - 1],
         .fill_pad = plan->kernels->fill[NDPAD_CONSTANT],
@@ -334,44 +210,13 @@ static inline void init_row_context(row_context *ctx, const ndpad_plan *plan, bo
 
 /* Dense rows of the modes other than CONSTANT: where each border run reads in the source
  * row, the same for every row of the tile. */
-static inline void plan_borders(row_context *ctx, ndpad_row_border *left, ndpad_row_border *right)
+static inline void plan_borders(ndpad_row_context *ctx, ndpad_row_border *left,
+                                ndpad_row_border *right)
 {
     ctx->fill = ctx->plan->kernels->fill;
     ndpad_row_border_plan(left, ctx->plan->mode, &ctx->row, ctx->x0, ctx->c0);
     ndpad_row_border_plan(right, ctx->plan->mode, &ctx->row, ctx->c1, ctx->x1);
     ctx->left = left, ctx->right = right;
-}
-
-/* `count` consecutive interior rows of the last outer axis of a plan with constants whose
- * values there are the same row after row (`v`): each row its interior copy (none in
- * place) and its two borders, with no index mapping (the in-place form is the output
- * stream's second write of a batch's constants: NHWC's rows cost 11 ns each through
- * run_row). */
-static void run_rows_consts_interior(const row_context *ctx, const char *src, char *dst,
-                                     int64_t count, int64_t in_stride, int64_t out_stride,
-                                     bool skip_interior, const row_values *v)
-{
-    const size_t es = ctx->es;
-    const int64_t x0 = ctx->x0, x1 = ctx->x1, c0 = ctx->c0, c1 = ctx->c1;
-    const size_t run_bytes = (size_t)(c1 - c0) * es;
-    const char *from = src + (c0 - ctx->row.b) * (int64_t)es;
-    for (int64_t k = 0; k < count; k++) {
-        if (!skip_interior && run_bytes != 0) ctx->copy(dst + (size_t)c0 * es, from, run_bytes);
-        fill_constants(ctx, dst, x0, c0, v->left);
-        fill_constants(ctx, dst, c1, x1, v->right);
-        dst += out_stride;
-        from += in_stride;
-    }
-}
-
-/* Whether a plan's constants are the same on every non-pad row of a run of the last outer
- * axis (run_rows_consts_interior): per side always, per index unless that axis holds the
- * index. */
-static inline bool consts_same_along_last(const row_context *ctx)
-{
-    const ndpad_const_map *m = ctx->consts;
-    return m->kind == NDPAD_CONSTS_SIDES || m->pattern != NULL ||
-           m->index_dim != ctx->plan->ndim - 2;
 }
 
 /* Offsets and flags of the axes before the last outer one, at the odometer's index; level
@@ -392,7 +237,7 @@ static inline void odometer_prefix(const ndpad_plan *plan, int32_t outer, int32_
 
 /* Rows [r0, r1) of a tile with outer axes. The outer axes are an odometer; the last of
  * them, which moves every row, is walked in a tight loop. */
-static inline void run_rows(const row_context *ctx, const char *in, char *out, int64_t r0,
+static inline void run_rows(const ndpad_row_context *ctx, const char *in, char *out, int64_t r0,
                             int64_t r1, bool flat, char **cursor)
 {
     const ndpad_plan *plan = ctx->plan;
@@ -431,7 +276,7 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
          * values are the same (none: lo = hi = o_end). */
         int64_t lo = o_end, hi = o_end;
         if (ctx->consts != NULL && !flat && ctx->dense && !prefix_pad && last.r == 0 &&
-            ctx->row.r == 0 && src_base != NULL && consts_same_along_last(ctx)) {
+            ctx->row.r == 0 && src_base != NULL && ndpad_consts_same_along_last(ctx)) {
             lo = o > last.copy_begin ? o : last.copy_begin;
             hi = o_end < last.copy_end ? o_end : last.copy_end;
             if (lo >= hi) lo = hi = o_end;
@@ -442,11 +287,11 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                 continue;
             }
             if (o == lo) {
-                row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
-                row_constants(ctx, index, lo, false, &v);
-                run_rows_consts_interior(ctx, src_base + (lo - last.b) * last.in_stride,
-                                         dst_base + lo * last.out_stride, hi - lo, last.in_stride,
-                                         last.out_stride, skip_interior && prefix_inside, &v);
+                ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                ndpad_row_constants(ctx, index, lo, false, &v);
+                ndpad_rows_consts_interior(ctx, src_base + (lo - last.b) * last.in_stride,
+                                           dst_base + lo * last.out_stride, hi - lo, last.in_stride,
+                                           last.out_stride, skip_interior && prefix_inside, &v);
                 o = hi - 1;
                 continue;
             }
@@ -458,11 +303,11 @@ static inline void run_rows(const row_context *ctx, const char *in, char *out, i
                 run_row_flat(ctx, src, dst_base + o * last.out_stride, i < 0,
                              skip_interior && inside_row, cursor);
             } else if (ctx->consts != NULL) {
-                row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
-                row_constants(ctx, index, o, i < 0, &v);
+                ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                ndpad_row_constants(ctx, index, o, i < 0, &v);
                 run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row, &v);
             } else {
-                const row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
+                const ndpad_row_values v = {ctx->pad_value, ctx->pad_value, ctx->pad_value};
                 run_row(ctx, src, dst_base + o * last.out_stride, i < 0, inside_row, &v);
             }
         }
@@ -486,16 +331,16 @@ static void run_tile_rows(const ndpad_plan *plan, const char *in, char *out, boo
                           int64_t tile, int64_t col_tiles, int64_t r0, int64_t r1, bool nontemporal,
                           bool pad_rows_only)
 {
-    row_context ctx;
+    ndpad_row_context ctx;
     init_row_context(&ctx, plan, skip_interior, tile, col_tiles, nontemporal);
     ctx.pad_rows_only = pad_rows_only;
     ndpad_row_border left, right; /* not in ctx: its initialiser would zero them */
     if (ctx.dense && !ctx.constant) plan_borders(&ctx, &left, &right);
 
     if (plan->ndim == 1) {
-        row_values v = {ctx.pad_value, ctx.pad_value, ctx.pad_value};
+        ndpad_row_values v = {ctx.pad_value, ctx.pad_value, ctx.pad_value};
         if (pad_rows_only) return; /* the one row is an input row */
-        if (ctx.consts != NULL) row_constants(&ctx, NULL, 0, false, &v);
+        if (ctx.consts != NULL) ndpad_row_constants(&ctx, NULL, 0, false, &v);
         run_row(&ctx, in, out, false, true, &v);
         return;
     }
@@ -560,91 +405,28 @@ static void run_tile(const ndpad_plan *plan, const char *in, char *out, bool ski
     if (nontemporal) store_fence();
 }
 
-/* Set in the child of a fork(): the OpenMP runtime's thread pool did not survive it (a team
- * started there waits forever for the parent's workers), so a forked child runs every
- * execution on the calling thread. Registered when the library is loaded, so that it holds
- * whoever forks and whether or not a team ever ran before the fork. */
-static atomic_bool in_forked_child;
-
-static void mark_forked_child(void)
-{
-    atomic_store_explicit(&in_forked_child, true, memory_order_relaxed);
-}
-
-__attribute__((constructor)) static void watch_forks(void)
-{
-    (void)pthread_atfork(NULL, NULL, mark_forked_child);
-}
-
-#ifdef _OPENMP
-/* `tiles` tiles over a team of `threads`. A function of its own, never inlined: a compiler
- * asks the OpenMP runtime for the caller's thread id on entry to any function holding a
- * parallel region, and one-thread plans must not call into the runtime at all.
- * schedule(static): each thread runs one contiguous block of tiles, the same block on every
- * execution of the plan, so on several NUMA nodes the pages a thread writes are the pages
- * it first touched (when the caller's first write was this executor too). Workers are bound
- * to cores unless the user chose OpenMP affinity (topology.c). */
-static __attribute__((noinline)) void run_team(const ndpad_plan *plan, const char *in, char *out,
-                                               bool skip_interior, int64_t tiles, int64_t col_tiles,
-                                               int threads)
-{
-#pragma omp parallel num_threads(threads)
-    {
-        ndpad_topology_bind_worker(omp_get_thread_num());
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++)
-            run_tile(plan, in, out, skip_interior, t, col_tiles, plan->tile.nt != 0);
-    }
-}
-#endif
-
-/* One execution as tasks for a parallel-for (a host's or ndpad's workers): task i runs
- * the tiles [i * per_task, (i + 1) * per_task). Everything a task needs is here: it takes
- * no lock and reads no thread-local state, so any thread may run it, in any order. */
+/* An execution's tiles as the task runner's items. */
 typedef struct tile_job {
     const ndpad_plan *plan;
     const char *in;
     char *out;
     bool skip_interior;
-    int64_t tiles, col_tiles, per_task;
-    pthread_t caller;   /* the thread that called the executor                       */
-    atomic_bool helped; /* a task ran on another thread (then the plan's stores)     */
+    int64_t col_tiles;
 } tile_job;
 
-/* The stores of a task: the plan's, or its one-thread choice while the execution has run on
- * the caller alone (a sequential host, or workers that have not started: the tiles are the
- * two-thread plan's, the stores those of one thread). Only speed depends on it. */
-static bool task_streams(tile_job *job)
+/* Tiles [t0, t1) with the plan's stores, or its one-thread choice while the execution has
+ * run on the caller alone (one thread, a sequential host, or workers that have not started:
+ * the tiles are the plan's for more threads, the stores those of one thread). Only speed
+ * depends on it. */
+static void run_tiles(void *context, int64_t t0, int64_t t1, bool alone)
 {
+    const tile_job *job = (const tile_job *)context;
     const ndpad_plan *plan = job->plan;
-    if (plan->solo_nt < 0 || plan->solo_nt == plan->tile.nt) return plan->tile.nt != 0;
-    if (!pthread_equal(pthread_self(), job->caller)) {
-        if (!atomic_load_explicit(&job->helped, memory_order_relaxed))
-            atomic_store_explicit(&job->helped, true, memory_order_relaxed);
-        return plan->tile.nt != 0;
-    }
-    return atomic_load_explicit(&job->helped, memory_order_relaxed) ? plan->tile.nt != 0
-                                                                    : plan->solo_nt != 0;
-}
-
-static void run_task(void *context, size_t index)
-{
-    tile_job *job = (tile_job *)context;
-    const int64_t t0 = (int64_t)index * job->per_task;
-    const int64_t t1 = t0 + job->per_task < job->tiles ? t0 + job->per_task : job->tiles;
-    const bool nontemporal = task_streams(job);
+    const bool nontemporal = alone && plan->solo_nt >= 0 && plan->tile.threads > 1
+                                 ? plan->solo_nt != 0
+                                 : plan->tile.nt != 0;
     for (int64_t t = t0; t < t1; t++)
-        run_tile(job->plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
-}
-
-/* The tasks of `tiles` tiles: one a tile, or groups of consecutive tiles when there are
- * more than a job may hold. */
-static size_t make_tasks(tile_job *job, int64_t tiles)
-{
-    const int64_t max = NDPAD_WORKERS_MAX_TASKS;
-    job->tiles = tiles;
-    job->per_task = (tiles + max - 1) / max;
-    return (size_t)((tiles + job->per_task - 1) / job->per_task);
+        run_tile(plan, job->in, job->out, job->skip_interior, t, job->col_tiles, nontemporal);
 }
 
 void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_interior)
@@ -652,36 +434,6 @@ void ndpad_run(const ndpad_plan *plan, const char *in, char *out, bool skip_inte
     const int64_t n = plan->dim[plan->ndim - 1].n;
     const int64_t row_tiles = (plan->rows + plan->tile.rows - 1) / plan->tile.rows;
     const int64_t col_tiles = (n + plan->tile.cols - 1) / plan->tile.cols;
-    const int64_t tiles = row_tiles * col_tiles;
-    int64_t threads = plan->tile.threads < tiles ? plan->tile.threads : tiles;
-    if (threads > 1 && plan->has_pool) {
-        /* The host's threads: ndpad starts none (a forked host knows its own pool). */
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
-        const size_t tasks = make_tasks(&job, tiles);
-        plan->pool.parallel_for(plan->pool.context, run_task, &job, tasks);
-        return;
-    }
-    /* Never a nested team: the caller owns the cores. Asked only when a team would start,
-     * so one-thread plans never call into the OpenMP runtime. */
-    if (threads > 1 && atomic_load_explicit(&in_forked_child, memory_order_relaxed)) threads = 1;
-#ifdef _OPENMP
-    if (threads > 1 && omp_in_parallel()) threads = 1;
-    if (threads > 1 && plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) {
-        ndpad_openmp_keep_loaded();
-        run_team(plan, in, out, skip_interior, tiles, col_tiles, (int)threads);
-        return;
-    }
-#endif
-    if (threads > 1) {
-        tile_job job = {plan, in, out, skip_interior, 0, col_tiles, 1, pthread_self(), false};
-        const size_t tasks = make_tasks(&job, tiles);
-        ndpad_workers_run((int)threads - 1, run_task, &job, tasks);
-        return;
-    }
-    /* One thread: its stores (a plan for more threads run here by a fork, a nested call) */
-    const bool nontemporal = plan->solo_nt >= 0 && threads < plan->tile.threads
-                                 ? plan->solo_nt != 0
-                                 : plan->tile.nt != 0;
-    for (int64_t t = 0; t < tiles; t++)
-        run_tile(plan, in, out, skip_interior, t, col_tiles, nontemporal);
+    tile_job job = {plan, in, out, skip_interior, col_tiles};
+    ndpad_tasks_run(&plan->policy, plan->tile.threads, run_tiles, &job, row_tiles * col_tiles);
 }

@@ -174,7 +174,7 @@ int ndpad_tune_coarse(const ndpad_plan *plan, const ndpad_tile *def, ndpad_tile 
     list[count++] = *def;
     /* Never more threads than processing units: a budget of 64 on 2 cores tries 1 and 2. */
     const int32_t pus = ndpad_topology_get()->pus;
-    const int32_t most = pus > 0 && pus < plan->max_threads ? pus : plan->max_threads;
+    const int32_t most = pus > 0 && pus < plan->policy.threads ? pus : plan->policy.threads;
     int32_t threads[16], n = 0;
     for (int32_t t = 1; t < most && n < 15; t *= 2) threads[n++] = t;
     threads[n++] = most;

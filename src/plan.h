@@ -10,6 +10,7 @@
 #include "kernels/kernels.h"
 #include "mode-names.h"
 #include "problem.h"
+#include "task-runner.h"
 
 /* One normalised axis. Output index o reads input position j = o - b; the output range
  * [copy_begin, copy_end) holds input elements (for CONSTANT with interior r, only the
@@ -49,7 +50,7 @@ typedef struct ndpad_tile {
 
 /* Constants per axis and side, or per output index along one axis (ndpad_plan_create_sides,
  * ndpad_plan_create_per_index): which value each constant element takes, worked out per row
- * by the row executor (executor.c) and written by the same fillers as a single constant. */
+ * by the row executor (row-constants.h) and written by the same fillers as a single constant. */
 typedef enum ndpad_consts_kind {
     NDPAD_CONSTS_SIDES = 1, /* values [rank][2]: axis k's begin value, then its end value */
     NDPAD_CONSTS_INDEX = 2  /* values [axis_n]: one per output index along `axis`         */
@@ -125,11 +126,8 @@ struct ndpad_plan {
     bool inner_dense;    /* row axis dense in input and output: kernels apply */
     bool out_contiguous; /* output is one dense row-major block of the axes    */
     bool inplace_capable;
-    int64_t inplace_offset; /* bytes from out to where an in-place input sits    */
-    int32_t max_threads;    /* from the options (or the host pool's threads)     */
-    int32_t schedule;       /* an ndpad_schedule, NDPAD_THREADS_FIXED applied    */
-    bool has_pool;          /* `pool` runs the tiles: ndpad starts no thread     */
-    ndpad_thread_pool pool; /* the host's pool, copied                           */
+    int64_t inplace_offset;     /* bytes from out to where an in-place input sits    */
+    ndpad_thread_policy policy; /* the options' threads, schedule and host pool  */
     /* Streaming stores when the execution runs on one thread: the heuristic's choice for
      * one thread (a tile for two threads streams less, as two caches hold more), used by
      * tasks that run on the caller before any other thread has run one (a sequential
@@ -212,12 +210,8 @@ static inline int64_t ndpad_dim_source(const ndpad_dim *dim, int32_t mode, int64
     }
 }
 
-/* The calling thread's default pool (ndpad_set_thread_pool()), or NULL. */
-NDPAD_INTERNAL const ndpad_thread_pool *ndpad_thread_pool_current(void);
-
-/* The schedule of plans whose options leave it at 0: NDPAD_THREADS_FIXED=1 (read at each
- * call) makes it NDPAD_SCHEDULE_FIXED_TEAM. */
-NDPAD_INTERNAL int32_t ndpad_schedule_default(void);
+/* The checks of ndpad_plan_create() on `options` (NULL: none), `caller` in the messages. */
+NDPAD_INTERNAL ndpad_status ndpad_options_check(const ndpad_options *options, const char *caller);
 
 /* ndpad_plan_create(), with `caller` naming the public entry point in error messages. */
 NDPAD_INTERNAL ndpad_status ndpad_plan_create_for(const ndpad_problem *problem,

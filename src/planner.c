@@ -7,15 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "alloc.h"
 #include "isa.h"
+#include "const-map.h"
 #include "plan.h"
 #include "stream-plan.h"
-#include "topology.h"
 #include "measure.h"
 #include "tile-choice.h"
 #include "wisdom.h"
@@ -28,46 +24,7 @@ _Static_assert(offsetof(ndpad_options, schedule) == 32, "schedule is reserved[1]
 _Static_assert(sizeof(void *) != 8 || offsetof(ndpad_options, thread_pool) == 40,
                "thread_pool is reserved[2]");
 
-static _Thread_local ndpad_thread_pool thread_pool;
-static _Thread_local bool thread_pool_set;
-
-const ndpad_thread_pool *ndpad_thread_pool_current(void)
-{
-    return thread_pool_set ? &thread_pool : NULL;
-}
-
-int32_t ndpad_schedule_default(void)
-{
-    const char *fixed = getenv("NDPAD_THREADS_FIXED");
-    return fixed != NULL && strcmp(fixed, "1") == 0 ? NDPAD_SCHEDULE_FIXED_TEAM
-                                                    : NDPAD_SCHEDULE_DEFAULT;
-}
-
-/* A host pool is usable: a parallel-for and at least one thread. */
-static ndpad_status check_pool(const ndpad_thread_pool *pool, const char *name, const char *caller)
-{
-    ndpad_status status = NDPAD_OK;
-    if (pool->parallel_for == NULL)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->parallel_for is NULL (the host's parallel-for)", name);
-    if (pool->threads < 1)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS, "%s->threads = %d must be at least 1", name,
-                   (int)pool->threads);
-fail:
-    return status;
-}
-
-ndpad_status ndpad_set_thread_pool(const ndpad_thread_pool *pool)
-{
-    const char *const caller = __func__;
-    ndpad_status status = NDPAD_OK;
-    if (pool != NULL) NDPAD_FORWARD(check_pool(pool, "pool", caller));
-    thread_pool_set = pool != NULL;
-    if (pool != NULL) thread_pool = *pool;
-fail:
-    return status;
-}
-
-static ndpad_status check_options(const ndpad_options *options, const char *caller)
+ndpad_status ndpad_options_check(const ndpad_options *options, const char *caller)
 {
     ndpad_status status = NDPAD_OK;
     if (options == NULL) return NDPAD_OK;
@@ -94,18 +51,14 @@ static ndpad_status check_options(const ndpad_options *options, const char *call
                    "options.tuning = %d is not an ndpad_tuning (0 cache, "
                    "1 heuristic, 2 measure)",
                    (int)options->tuning);
-    if (options->schedule != NDPAD_SCHEDULE_DEFAULT &&
-        options->schedule != NDPAD_SCHEDULE_FIXED_TEAM)
-        NDPAD_FAIL(NDPAD_ERR_OPTIONS,
-                   "options.schedule = %d is not an ndpad_schedule (0 default, 1 fixed team)",
-                   (int)options->schedule);
+    NDPAD_FORWARD(ndpad_schedule_check(options->schedule, caller));
     if (options->reserved32b != 0)
         NDPAD_FAIL(NDPAD_ERR_OPTIONS,
                    "options.reserved32b = %d must be zero (the high half of "
                    "options.reserved[1]; initialise options with ndpad_options_init)",
                    (int)options->reserved32b);
     if (options->thread_pool != NULL)
-        NDPAD_FORWARD(check_pool(options->thread_pool, "options.thread_pool", caller));
+        NDPAD_FORWARD(ndpad_thread_pool_check(options->thread_pool, "options.thread_pool", caller));
     /* reserved[1] holds schedule and reserved32b, reserved[2] thread_pool */
     for (size_t k = 3; k < sizeof(options->reserved) / sizeof(options->reserved[0]); k++)
         if (options->reserved[k] != 0)
@@ -149,21 +102,7 @@ static ndpad_status new_plan(const ndpad_valid_problem *valid, ndpad_isa isa,
     plan->rank = valid->rank;
     plan->problem_elem_size = valid->elem_size;
     plan->out_elems = valid->out_elems;
-    const ndpad_thread_pool *pool = options != NULL && options->thread_pool != NULL
-                                        ? options->thread_pool
-                                        : ndpad_thread_pool_current();
-    plan->has_pool = pool != NULL;
-    if (pool != NULL) plan->pool = *pool;
-    /* options.threads > 0 caps the pool's threads; the OpenMP runtime is asked only when
-     * neither says (a one-thread plan never calls into it) */
-    const int32_t asked = options != NULL ? options->threads : 0;
-    if (pool != NULL)
-        plan->max_threads = asked > 0 && asked < pool->threads ? asked : pool->threads;
-    else
-        plan->max_threads = asked > 0 ? asked : ndpad_default_threads();
-    plan->schedule = options != NULL && options->schedule != NDPAD_SCHEDULE_DEFAULT
-                         ? options->schedule
-                         : ndpad_schedule_default();
+    ndpad_thread_policy_resolve(options, &plan->policy);
     plan->consts = consts; /* the normaliser keeps what the constants need */
     ndpad_normalize(valid, plan);
     plan->kernels = ndpad_kernels_select(isa, plan->elem_size);
@@ -225,7 +164,7 @@ static void force_tile(ndpad_plan *plan, const ndpad_options *options)
     if (options->tile_cols > 0) plan->tile.cols = options->tile_cols;
     plan->tile = ndpad_tile_fit(plan, plan->tile);
     /* A forced shape runs on every thread the options allow, tiny output or not. */
-    plan->tile.threads = plan->max_threads;
+    plan->tile.threads = plan->policy.threads;
     plan->tile_source = NDPAD_TILE_FORCED;
 }
 
@@ -245,134 +184,6 @@ static void choose_tile(ndpad_plan *plan, const ndpad_options *options, const ch
         if (!tile_from_wisdom(plan)) measure_tile(plan, caller);
     } else if (!plan->empty && tuning == NDPAD_TUNING_CACHE)
         tile_from_wisdom(plan);
-}
-
-/* options.threads is an upper bound: a team never has more threads than the processors
- * this process may run on (INT32_MAX threads would make the OpenMP runtime fail or
- * crash). The fixed OpenMP team asks the runtime (omp_get_num_procs(), a system call, once
- * here); ndpad's workers count the processors hwloc found once per process, so a plan made
- * on a fresh thread does not start the OpenMP runtime there. */
-static void cap_threads_at_processors(ndpad_plan *plan)
-{
-    if (plan->tile.threads <= 1 || plan->has_pool) return; /* a host knows its own threads */
-    int procs = ndpad_topology_get()->pus;
-#ifdef _OPENMP
-    if (plan->schedule == NDPAD_SCHEDULE_FIXED_TEAM) procs = omp_get_num_procs();
-#endif
-    if (plan->tile.threads > procs) plan->tile.threads = procs > 1 ? procs : 1;
-}
-
-/* The arguments of constants per side or per index, checked against the valid problem. */
-static ndpad_status check_consts(const ndpad_problem *problem, const ndpad_valid_problem *v,
-                                 int32_t kind, int32_t axis, const void *values, const char *caller)
-{
-    ndpad_status status = NDPAD_OK;
-    const char *const what = kind == NDPAD_CONSTS_SIDES ? "side_values" : "values";
-    const char *const need =
-        kind == NDPAD_CONSTS_SIDES ? "constants per side need" : "constants per index need";
-    if (kind == NDPAD_CONSTS_INDEX && (axis < 0 || axis >= v->rank))
-        NDPAD_FAIL(NDPAD_ERR_AXES, "axis = %d is outside [0, rank = %d) (the axis of the values)",
-                   (int)axis, (int)v->rank);
-    if (values == NULL) {
-        if (kind == NDPAD_CONSTS_SIDES)
-            NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT,
-                       "side_values is NULL (2 x rank = %d values of elem_size bytes)",
-                       (int)(2 * v->rank));
-        NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT,
-                   "values is NULL (one value per output index of axis %d, %lld of them)",
-                   (int)axis, (long long)v->axis[axis].n);
-    }
-    if (v->mode != NDPAD_CONSTANT) {
-        if (kind == NDPAD_CONSTS_SIDES)
-            NDPAD_FAIL(NDPAD_ERR_MODE, "%s given with mode = %d (%s); %s NDPAD_CONSTANT", what,
-                       (int)v->mode, ndpad_mode_name((ndpad_mode)v->mode), need);
-        NDPAD_FAIL(NDPAD_ERR_MODE, "%s along axis %d given with mode = %d (%s); %s NDPAD_CONSTANT",
-                   what, (int)axis, (int)v->mode, ndpad_mode_name((ndpad_mode)v->mode), need);
-    }
-    for (int32_t k = 0; k < v->rank && kind == NDPAD_CONSTS_SIDES; k++)
-        if (problem->interior != NULL && problem->interior[k] != 0)
-            NDPAD_FAIL(NDPAD_ERR_INTERIOR_MODE,
-                       "interior[%d] = %lld with side_values; constants per side take no "
-                       "interior padding (its holes belong to no side)",
-                       (int)k, (long long)problem->interior[k]);
-fail:
-    return status;
-}
-
-/* The constants' map before normalisation: a copy of the values (none for an empty output,
- * which never executes and whose extents need not multiply). */
-static ndpad_status new_const_map(const ndpad_valid_problem *v, int32_t kind, int32_t axis,
-                                  const void *values, const char *caller, ndpad_const_map **result)
-{
-    ndpad_status status = NDPAD_OK;
-    ndpad_const_map *m = ndpad_calloc(1, sizeof(*m));
-    if (m == NULL) NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the constants");
-    *result = m;
-    m->kind = kind;
-    m->axis = axis;
-    m->index_dim = -1;
-    m->heap_bytes = (int64_t)sizeof(*m);
-    if (v->out_elems == 0) return NDPAD_OK;
-    /* both counts are at most the output's elements, whose bytes fit */
-    const int64_t count = kind == NDPAD_CONSTS_SIDES ? 2 * (int64_t)v->rank : v->axis[axis].n;
-    m->axis_n = kind == NDPAD_CONSTS_INDEX ? count : 0;
-    const size_t es = v->elem_size;
-    const bool spread = 16 % es == 0 && count <= NDPAD_CONSTS_SPREAD_MAX;
-    m->value_stride = spread ? 16 : (int64_t)es;
-    const size_t bytes = (size_t)count * (size_t)m->value_stride;
-    m->values = ndpad_malloc(bytes > 0 ? bytes : 1);
-    if (m->values == NULL)
-        NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %zu bytes of %s", bytes,
-                   kind == NDPAD_CONSTS_SIDES ? "side_values" : "values");
-    for (int64_t i = 0; i < count; i++)
-        for (size_t b = 0; b < (size_t)m->value_stride; b += es)
-            memcpy(m->values + (size_t)i * (size_t)m->value_stride + b,
-                   (const unsigned char *)values + (size_t)i * es, es);
-    m->heap_bytes += (int64_t)bytes;
-    m->values_bytes = (int64_t)bytes;
-fail:
-    return status;
-}
-
-/* After normalisation: which axis holds the per-index axis, and for the row axis the
- * pattern of its constants (whole periods, at least NDPAD_CONSTS_PATTERN_MIN bytes). */
-static ndpad_status finish_const_map(ndpad_plan *plan, const char *caller)
-{
-    ndpad_status status = NDPAD_OK;
-    ndpad_const_map *m = plan->consts;
-    if (m->kind != NDPAD_CONSTS_INDEX || plan->empty) return NDPAD_OK;
-    for (int32_t k = 0; k < plan->ndim; k++)
-        if (plan->dim[k].index_div != 0) m->index_dim = k;
-    if (m->index_dim != plan->ndim - 1) return NDPAD_OK;
-    const size_t es = plan->elem_size;
-    const int64_t div = plan->dim[m->index_dim].index_div;
-    /* a period within the row: div x axis_n elements divide the row's n */
-    m->period_elems = div * m->axis_n;
-    const int64_t period_bytes = m->period_elems * (int64_t)es;
-    const int64_t reps = (NDPAD_CONSTS_PATTERN_MIN + period_bytes - 1) / period_bytes;
-    m->pattern_bytes = reps * period_bytes;
-    /* and 16 bytes more of the pattern, so that a move of up to 16 bytes from any phase
-     * reads what follows it */
-    const int64_t elems = reps * m->period_elems + (16 + (int64_t)es - 1) / (int64_t)es;
-    m->pattern = ndpad_malloc((size_t)(elems * (int64_t)es));
-    if (m->pattern == NULL)
-        NDPAD_FAIL(NDPAD_ERR_OUT_OF_MEMORY, "no memory for the %lld-byte pattern of values",
-                   (long long)(elems * (int64_t)es));
-    for (int64_t x = 0; x < elems; x++)
-        memcpy(m->pattern + x * (int64_t)es, m->values + (x / div % m->axis_n) * m->value_stride,
-               es);
-    m->heap_bytes += elems * (int64_t)es;
-    m->pattern_alloc = elems * (int64_t)es;
-fail:
-    return status;
-}
-
-static void const_map_destroy(ndpad_const_map *m)
-{
-    if (m == NULL) return;
-    ndpad_free(m->values);
-    ndpad_free(m->pattern);
-    ndpad_free(m);
 }
 
 /* Whether the output-stream path may serve the plan. With constants per side or index
@@ -402,22 +213,22 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     if (result == NULL) NDPAD_FAIL(NDPAD_ERR_NULL_ARGUMENT, "plan (the result pointer) is NULL");
     *result = NULL;
     NDPAD_FORWARD(ndpad_problem_validate(problem, caller, &valid));
-    if (kind != 0) NDPAD_FORWARD(check_consts(problem, &valid, kind, axis, values, caller));
+    if (kind != 0) NDPAD_FORWARD(ndpad_consts_check(problem, &valid, kind, axis, values, caller));
     /* the problem's pad_value is unused with constants (the header): the plan's one pad
      * value, which the output-stream kernels write before the constants, is zero bytes */
     if (kind != 0) valid.pad_value = NULL;
-    NDPAD_FORWARD(check_options(options, caller));
+    NDPAD_FORWARD(ndpad_options_check(options, caller));
     NDPAD_FORWARD(ndpad_isa_resolve(options != NULL ? options->isa : NDPAD_ISA_AUTO, caller, &isa));
-    if (kind != 0) NDPAD_FORWARD(new_const_map(&valid, kind, axis, values, caller, &consts));
+    if (kind != 0) NDPAD_FORWARD(ndpad_const_map_new(&valid, kind, axis, values, caller, &consts));
     NDPAD_FORWARD(new_plan(&valid, isa, options, consts, caller, &plan));
     consts = NULL; /* the plan's now */
     NDPAD_FORWARD(copy_pad_value(plan, &valid, caller));
     /* Constants per side or index run on the row executor, which writes them per row; the
      * output-stream strategies bake one pad value into their tables. */
-    if (plan->consts != NULL) NDPAD_FORWARD(finish_const_map(plan, caller));
+    if (plan->consts != NULL) NDPAD_FORWARD(ndpad_const_map_finish(plan, caller));
     if (stream_serves(plan)) NDPAD_FORWARD(ndpad_stream_plan(plan, &plan->stream, caller));
     choose_tile(plan, options, caller);
-    cap_threads_at_processors(plan);
+    plan->tile.threads = ndpad_thread_policy_cap(&plan->policy, plan->tile.threads);
     plan->solo_nt = plan->tile_source == NDPAD_TILE_FORCED || plan->tile.threads <= 1
                         ? -1
                         : (int8_t)ndpad_tile_streams_alone(plan);
@@ -425,7 +236,7 @@ static ndpad_status plan_create(const ndpad_problem *problem, int32_t kind, int3
     return NDPAD_OK;
 
 fail:
-    const_map_destroy(consts);
+    ndpad_const_map_destroy(consts);
     ndpad_plan_destroy(plan);
     return status;
 }
@@ -467,7 +278,7 @@ void ndpad_plan_destroy(ndpad_plan *plan)
     if (plan == NULL) return;
     ndpad_free(plan->pad_value);
     ndpad_stream_destroy(plan->stream);
-    const_map_destroy(plan->consts);
+    ndpad_const_map_destroy(plan->consts);
     ndpad_free(plan);
 }
 

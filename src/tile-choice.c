@@ -68,7 +68,7 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
                        .nt = 0};
     const ndpad_topology *topo = ndpad_topology_get();
     int64_t threads = out_bytes / NDPAD_BYTES_PER_THREAD;
-    if (threads > plan->max_threads) threads = plan->max_threads;
+    if (threads > plan->policy.threads) threads = plan->policy.threads;
     if (threads < 1 || ndpad_plan_is_tiny(plan)) threads = 1;
     tile.nt = streams(plan, topo->llc_bytes, threads);
     /* Streaming stores: by the executor's rows where the stream kernel has none (the ROWS
@@ -76,7 +76,7 @@ ndpad_tile ndpad_tile_default(const ndpad_plan *plan)
      * a memcpy there, 1.04 through the kernel). */
     tile.rows_path = tile.nt && plan->mode == NDPAD_CONSTANT && plan->stream != NULL &&
                      plan->stream->kind == NDPAD_STREAM_ROWS;
-    if (ndpad_plan_is_tiny(plan) || plan->max_threads <= 1) return tile;
+    if (ndpad_plan_is_tiny(plan) || plan->policy.threads <= 1) return tile;
     tile.threads = (int32_t)threads;
     /* About four tiles per thread, and more when that keeps a tile within one core's L2
      * (hwloc): a thread's block of tiles is then worked through in cache-sized pieces. A
@@ -119,7 +119,7 @@ ndpad_tile ndpad_tile_fit(const ndpad_plan *plan, ndpad_tile tile)
     if (tile.rows > rows) tile.rows = rows;
     if (tile.cols < 1) tile.cols = 1;
     if (tile.cols > n) tile.cols = n;
-    if (tile.threads > plan->max_threads) tile.threads = plan->max_threads;
+    if (tile.threads > plan->policy.threads) tile.threads = plan->policy.threads;
     if (tile.threads < 1 || ndpad_plan_is_tiny(plan)) tile.threads = 1;
     tile.nt = tile.nt != 0;
     if (tile.copy < 0 || tile.copy >= NDPAD_COPY_KINDS) tile.copy = NDPAD_COPY_VECTOR;

@@ -26,7 +26,7 @@ ndpad_wisdom_key ndpad_wisdom_key_of(const ndpad_plan *plan)
         .out_log2 = floor_log2(out_bytes),
         .row_log2 = floor_log2(row_bytes),
         .isa = (int32_t)plan->isa,
-        .nthr = plan->max_threads,
+        .nthr = plan->policy.threads,
     };
     return key;
 }

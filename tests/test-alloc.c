@@ -38,6 +38,7 @@ void __real_ndpad_free(void *pointer);
 
 static _Thread_local long live;     /* allocations not freed yet, this thread */
 static _Thread_local long failures; /* allocations refused, this thread       */
+static _Thread_local long made;     /* allocations made, this thread          */
 
 /* The bytes of the live allocations, for ndpad_plan_info's plan_bytes: each allocation's
  * size by its address, in a table that holds what plan creation keeps (a few blocks). */
@@ -52,6 +53,7 @@ static _Thread_local bool sizes_overflowed;
 static void remember(void *pointer, size_t bytes)
 {
     live++;
+    made++;
     live_bytes += (long long)bytes;
     for (int i = 0; i < SIZES; i++)
         if (sizes[i].pointer == NULL) {
@@ -529,6 +531,36 @@ static void plan_info_counts_the_plan_heap(void **state)
     }
 }
 
+/* A sub-byte plan reads its options (threads, schedule, host pool, ISA) without making a
+ * byte plan for a dummy problem (issue 42): it is one allocation, the plan, whatever the
+ * options and the wisdom cache (NDPAD_TUNING=cache here) say. */
+static void bits_plan_is_one_allocation(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {3, 5}, pb[2] = {1, 2}, pe[2] = {1, 3};
+    ndpad_bits_problem p = {.problem = {.rank = 2,
+                                        .mode = NDPAD_CONSTANT,
+                                        .shape = shape,
+                                        .pads_begin = pb,
+                                        .pads_end = pe},
+                            .elem_bits = 4};
+    ndpad_options options;
+    ndpad_options_init(&options);
+    options.threads = 2;
+    const ndpad_options *each[] = {NULL, &options};
+    for (size_t i = 0; i < 2; i++) {
+        ndpad_bits_plan *plan = NULL;
+        /* the first call of the process may load the topology */
+        assert_int_equal(ndpad_bits_plan_create(&p, each[i], &plan), NDPAD_OK);
+        ndpad_bits_plan_destroy(plan);
+        const long before = made, live_before = live;
+        assert_int_equal(ndpad_bits_plan_create(&p, each[i], &plan), NDPAD_OK);
+        assert_int_equal(made - before, 1);
+        ndpad_bits_plan_destroy(plan);
+        assert_int_equal(live, live_before);
+    }
+}
+
 int main(void)
 {
     snprintf(wisdom_dir, sizeof wisdom_dir, "/tmp/ndpad-test-alloc-XXXXXX");
@@ -538,7 +570,7 @@ int main(void)
     setenv("NDPAD_TUNING", "cache", 1);
 
     enum { CASES = sizeof cases / sizeof cases[0] };
-    struct CMUnitTest tests[CASES + 6];
+    struct CMUnitTest tests[CASES + 7];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(topology_allocation_can_fail);
     for (size_t i = 0; i < CASES; i++)
@@ -549,5 +581,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(every_measure_allocation_can_fail);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(wisdom_file_calls_fail_cleanly);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(plan_info_counts_the_plan_heap);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(bits_plan_is_one_allocation);
     return _cmocka_run_group_tests("test-alloc", tests, n, NULL, teardown_all);
 }
