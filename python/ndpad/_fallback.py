@@ -23,14 +23,72 @@ def periodic_index(mode, d, b, e):
     return np.where(m < d, m, period - 1 - m)
 
 
+# Elements per slab copy of pad_by_index: larger runs of border positions are copied in
+# pieces, so that numpy's temporary for an overlapping copy stays this small.
+_COPY_ELEMENTS = 1 << 20
+
+
+def _runs(src):
+    """Border positions [p0, p1) whose sources form one slice: (p0, p1, s0, step) with
+    step -1, 0 (one source repeated) or 1."""
+    runs, p, n = [], 0, len(src)
+    while p < n:
+        q = p + 1
+        step = int(src[q] - src[p]) if q < n else 0
+        if step not in (-1, 0, 1):
+            step = 0
+        while q < n and src[q] - src[q - 1] == step:
+            q += 1
+        runs.append((p, q, int(src[p]), step))
+        p = q
+    return runs
+
+
 def pad_by_index(array, widths, mode):
-    """reflect/symmetric/wrap by gathering along each axis: any dtype, numpy >= 2.1 results."""
-    result = array
+    """reflect/symmetric/wrap by index along each axis: any dtype, numpy >= 2.1 results.
+
+    The result is allocated first, as numpy.pad allocates it (numpy's MemoryError or
+    ValueError at once for a result that does not fit); the input is copied into its
+    interior, then each axis's borders are copied from the part already written, in
+    slices of at most _COPY_ELEMENTS elements: nothing but the result and one such slice
+    is held."""
+    shape = array.shape
+    new_shape = tuple(d + b + e for d, (b, e) in zip(shape, widths))
+    padded = np.empty(new_shape, dtype=array.dtype, order="F" if array.flags.fnc else "C")
+    interior = [slice(b, b + d) for d, (b, _) in zip(shape, widths)]
+    padded[tuple(interior)] = array
     for axis, (b, e) in enumerate(widths):
-        if b or e:
-            result = np.take(result, periodic_index(mode, array.shape[axis], b, e), axis=axis)
-    padded = np.empty(result.shape, dtype=array.dtype, order="F" if array.flags.fnc else "C")
-    padded[...] = result
+        d = shape[axis]
+        if not (b or e) or d == 0:
+            continue
+        # Axes before `axis` are padded already, those after hold the input's extent.
+        outer = [slice(None)] * axis
+        inner = interior[axis + 1:]
+        plane = 1
+        for k, n in enumerate(new_shape):
+            if k != axis:
+                plane *= n if k < axis else shape[k]
+        most = max(1, _COPY_ELEMENTS // max(plane, 1))
+        positions = np.concatenate([np.arange(0, b), np.arange(b + d, b + d + e)])
+        src = b + periodic_index(mode, d, b, e)[positions]
+        starts = np.flatnonzero(np.diff(positions) != 1) + 1
+        for group in np.split(np.arange(len(positions)), starts):
+            if not len(group):
+                continue
+            first = int(positions[group[0]])
+            for p0, p1, s0, step in _runs(src[group]):
+                for q0 in range(p0, p1, most):
+                    q1 = min(p1, q0 + most)
+                    a = s0 + (q0 - p0) * step
+                    if step == 0:
+                        source = slice(a, a + 1)
+                    elif step == 1:
+                        source = slice(a, a + q1 - q0)
+                    else:
+                        z = a - (q1 - q0)
+                        source = slice(a, z if z >= 0 else None, -1)
+                    padded[tuple(outer + [slice(first + q0, first + q1)] + inner)] = \
+                        padded[tuple(outer + [source] + inner)]
     return padded
 
 
@@ -57,7 +115,13 @@ def crop_pad_by_index(array, pb, pe, mode, value, inter, new_shape):
     if result.size == 0:
         return result
     if all(v.any() for v in valid) and array.size:
-        result[...] = array[np.ix_(*index)]
+        # The gather in slabs along axis 0 (its temporary at most about _COPY_ELEMENTS)
+        rows = new_shape[0] if ndim else 1
+        step = max(1, _COPY_ELEMENTS // max(1, result.size // rows))
+        for i0 in range(0, rows, step) if ndim else ():
+            result[i0:i0 + step] = array[np.ix_(index[0][i0:i0 + step], *index[1:])]
+        if not ndim:
+            result[...] = array
         mask = np.ones((), dtype=bool)
         for k, v in enumerate(valid):
             mask = mask & v.reshape((-1,) + (1,) * (ndim - 1 - k))
