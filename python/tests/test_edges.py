@@ -181,6 +181,31 @@ def test_crop_pad_and_center_crop_pad_at_the_edges_of_each_dtype(dtype):
           "center")
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+def test_dask_pad_and_crop_pad_at_the_edges_of_each_dtype(dtype):
+    da = pytest.importorskip("dask.array")
+    import ndpad.dask
+    a = edge_array(dtype)
+    x = da.from_array(a, chunks=2)
+    ramp = np.dtype(dtype).kind not in "OV"  # numpy's arithmetic on objects: not compared
+    for mode in ("constant",) + MODES + (("median", "minimum") if ramp else ()):
+        if mode in ("mean", "linear_ramp") and not ramp:
+            continue
+        check(outcome(lambda: ndpad.dask.pad(x, WIDTHS, mode).compute(scheduler="sync")),
+              outcome(lambda: np.pad(a, WIDTHS, mode)), (mode,))
+    if dtype is object:
+        return  # constants on object arrays: dask.array.pad's
+    new_shape = tuple(d + b + e for d, (b, e) in zip(a.shape, WIDTHS))
+    for v in edge_values(dtype) + FOREIGN[:8]:
+        cv = ((0, v), (v, 1))
+        check(outcome(lambda: ndpad.dask.pad(x, WIDTHS, "constant", constant_values=cv)
+                      .compute(scheduler="sync")),
+              outcome(lambda: np.pad(a, WIDTHS, "constant", constant_values=cv)), cv)
+        check(outcome(lambda: ndpad.dask.crop_pad(x, [2, 0], [1, 3], "constant", v)
+                      .compute(scheduler="sync")),
+              outcome(lambda: assigned(new_shape, a.dtype, WIDTHS, v, a)), v)
+
+
 def test_pack_unpack_and_packed_pads_at_the_edges():
     for bits in (1, 2, 4):
         lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
