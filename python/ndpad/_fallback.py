@@ -23,25 +23,9 @@ def periodic_index(mode, d, b, e):
     return np.where(m < d, m, period - 1 - m)
 
 
-# Elements per slab copy of pad_by_index: larger runs of border positions are copied in
-# pieces, so that numpy's temporary for an overlapping copy stays this small.
+# Elements per copy of pad_by_index: the border positions of an axis are copied in groups
+# of at most this many elements (or one position), each group's gather a temporary.
 _COPY_ELEMENTS = 1 << 20
-
-
-def _runs(src):
-    """Border positions [p0, p1) whose sources form one slice: (p0, p1, s0, step) with
-    step -1, 0 (one source repeated) or 1."""
-    runs, p, n = [], 0, len(src)
-    while p < n:
-        q = p + 1
-        step = int(src[q] - src[p]) if q < n else 0
-        if step not in (-1, 0, 1):
-            step = 0
-        while q < n and src[q] - src[q - 1] == step:
-            q += 1
-        runs.append((p, q, int(src[p]), step))
-        p = q
-    return runs
 
 
 def pad_by_index(array, widths, mode):
@@ -49,9 +33,9 @@ def pad_by_index(array, widths, mode):
 
     The result is allocated first, as numpy.pad allocates it (numpy's MemoryError or
     ValueError at once for a result that does not fit); the input is copied into its
-    interior, then each axis's borders are copied from the part already written, in
-    slices of at most _COPY_ELEMENTS elements: nothing but the result and one such slice
-    is held."""
+    interior, then each axis's border positions are gathered from the part already written
+    (their sources lie in the axis's interior), a group of at most _COPY_ELEMENTS elements
+    at a time: nothing but the result and one group's temporary is held."""
     shape = array.shape
     new_shape = tuple(d + b + e for d, (b, e) in zip(shape, widths))
     padded = np.empty(new_shape, dtype=array.dtype, order="F" if array.flags.fnc else "C")
@@ -62,33 +46,17 @@ def pad_by_index(array, widths, mode):
         if not (b or e) or d == 0:
             continue
         # Axes before `axis` are padded already, those after hold the input's extent.
-        outer = [slice(None)] * axis
-        inner = interior[axis + 1:]
+        outer, inner = [slice(None)] * axis, interior[axis + 1:]
         plane = 1
-        for k, n in enumerate(new_shape):
+        for k in range(len(shape)):
             if k != axis:
-                plane *= n if k < axis else shape[k]
-        most = max(1, _COPY_ELEMENTS // max(plane, 1))
+                plane *= new_shape[k] if k < axis else shape[k]
         positions = np.concatenate([np.arange(0, b), np.arange(b + d, b + d + e)])
-        src = b + periodic_index(mode, d, b, e)[positions]
-        starts = np.flatnonzero(np.diff(positions) != 1) + 1
-        for group in np.split(np.arange(len(positions)), starts):
-            if not len(group):
-                continue
-            first = int(positions[group[0]])
-            for p0, p1, s0, step in _runs(src[group]):
-                for q0 in range(p0, p1, most):
-                    q1 = min(p1, q0 + most)
-                    a = s0 + (q0 - p0) * step
-                    if step == 0:
-                        source = slice(a, a + 1)
-                    elif step == 1:
-                        source = slice(a, a + q1 - q0)
-                    else:
-                        z = a - (q1 - q0)
-                        source = slice(a, z if z >= 0 else None, -1)
-                    padded[tuple(outer + [slice(first + q0, first + q1)] + inner)] = \
-                        padded[tuple(outer + [source] + inner)]
+        sources = b + periodic_index(mode, d, b, e)[positions]
+        group = max(1, _COPY_ELEMENTS // max(plane, 1))
+        for g in range(0, len(positions), group):
+            padded[tuple(outer + [positions[g:g + group]] + inner)] = \
+                padded[tuple(outer + [sources[g:g + group]] + inner)]
     return padded
 
 
