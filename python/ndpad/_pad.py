@@ -181,7 +181,10 @@ def pad_per_index(array, pad_width, values, axis=-1, *, threads=0, out=None):
     axis %= ndim
     widths = _pad_widths(pad_width, ndim)
     new_shape = tuple(d + b + e for d, (b, e) in zip(array.shape, widths))
-    vals_shape = np.shape(values)  # the shape only: np.asarray([2**63 + 1, 5]) is float64
+    # The shape only (np.asarray([2**63 + 1, 5]) is float64, np.asarray(["", b"\xff"])
+    # raises): as objects, whatever they hold.
+    vals_shape = values.shape if isinstance(values, np.ndarray) else \
+        np.asarray(values, dtype=object).shape
     if len(vals_shape) != 1:
         raise ValueError("pad_per_index: values must be 1-D (one per index of axis %d), got "
                          "shape %s" % (axis, vals_shape))

@@ -32,7 +32,7 @@ def _float_edges(t):
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128,
-          np.bool_, object]
+          np.bool_, object, "M8[ns]", "m8[s]", "S3", "U2"]
 try:
     import ml_dtypes  # in CI's PyPI venv (ci/requirements-python.txt), not on Debian 12
     DTYPES.append(ml_dtypes.bfloat16)
@@ -53,6 +53,12 @@ def edge_values(dtype):
                 complex(f[4], f[5]), complex(f[7], -f[6])]
     if dtype.kind == "O":
         return [2**100, -(2**64), None, float("nan"), "text"]
+    if dtype.kind in "Mm":
+        unit = np.datetime_data(dtype)[0]
+        return [dtype.type("NaT"), dtype.type(-2**63 + 1, unit), dtype.type(2**63 - 1, unit),
+                dtype.type(0, unit)]
+    if dtype.kind in "SU":
+        return ["", "\u00e9" if dtype.kind == "U" else b"\xff\x00", "toolong"]
     if ml_dtypes is not None and dtype == ml_dtypes.bfloat16:
         f = ml_dtypes.finfo(dtype)
         return [float("inf"), float("-inf"), float("nan"), -0.0, float(f.max),
