@@ -1,10 +1,12 @@
 """ndpad.dask against numpy >= 2.1's numpy.pad (tests/reference.py, element by element) and
 ndpad.crop_pad's reference: random shapes, chunkings (uneven, one-element, whole-axis),
-modes and pads larger than an axis and than a chunk; the graph's rules; delegation to
-dask.array.pad; numpy's exceptions; on dask's threaded scheduler and on a
-dask.distributed LocalCluster of 2 worker processes; and an out-of-core zarr pipeline on
+modes and pads larger than an axis and than a chunk; linear_ramp and the statistics
+against numpy.pad bit for bit; one-block results new writable arrays; the graph's rules;
+delegation to dask.array.pad; numpy's exceptions; on dask's threaded scheduler and on a
+dask.distributed LocalCluster of 2 worker processes; an out-of-core zarr pipeline on
 workers whose memory limit is far below the array (256 MiB of float32 on 2 workers of
-160 MiB each; NDPAD_DASK_OOC_MIB=4096 runs 4 GiB on workers of 1 GiB, by hand)."""
+160 MiB each; NDPAD_DASK_OOC_MIB=4096 runs 4 GiB on workers of 1 GiB, by hand); and the
+main README's dask example, run twice."""
 
 import os
 import subprocess
