@@ -23,14 +23,40 @@ def periodic_index(mode, d, b, e):
     return np.where(m < d, m, period - 1 - m)
 
 
+# Elements per copy of pad_by_index: the border positions of an axis are copied in groups
+# of at most this many elements (or one position), each group's gather a temporary.
+_COPY_ELEMENTS = 1 << 20
+
+
 def pad_by_index(array, widths, mode):
-    """reflect/symmetric/wrap by gathering along each axis: any dtype, numpy >= 2.1 results."""
-    result = array
+    """reflect/symmetric/wrap by index along each axis: any dtype, numpy >= 2.1 results.
+
+    The result is allocated first, as numpy.pad allocates it (numpy's MemoryError or
+    ValueError at once for a result that does not fit); the input is copied into its
+    interior, then each axis's border positions are gathered from the part already written
+    (their sources lie in the axis's interior), a group of at most _COPY_ELEMENTS elements
+    at a time: nothing but the result and one group's temporary is held."""
+    shape = array.shape
+    new_shape = tuple(d + b + e for d, (b, e) in zip(shape, widths))
+    padded = np.empty(new_shape, dtype=array.dtype, order="F" if array.flags.fnc else "C")
+    interior = [slice(b, b + d) for d, (b, _) in zip(shape, widths)]
+    padded[tuple(interior)] = array
     for axis, (b, e) in enumerate(widths):
-        if b or e:
-            result = np.take(result, periodic_index(mode, array.shape[axis], b, e), axis=axis)
-    padded = np.empty(result.shape, dtype=array.dtype, order="F" if array.flags.fnc else "C")
-    padded[...] = result
+        d = shape[axis]
+        if not (b or e) or d == 0:
+            continue
+        # Axes before `axis` are padded already, those after hold the input's extent.
+        outer, inner = [slice(None)] * axis, interior[axis + 1:]
+        plane = 1
+        for k in range(len(shape)):
+            if k != axis:
+                plane *= new_shape[k] if k < axis else shape[k]
+        positions = np.concatenate([np.arange(0, b), np.arange(b + d, b + d + e)])
+        sources = b + periodic_index(mode, d, b, e)[positions]
+        group = max(1, _COPY_ELEMENTS // max(plane, 1))
+        for g in range(0, len(positions), group):
+            padded[tuple(outer + [positions[g:g + group]] + inner)] = \
+                padded[tuple(outer + [sources[g:g + group]] + inner)]
     return padded
 
 
@@ -57,7 +83,13 @@ def crop_pad_by_index(array, pb, pe, mode, value, inter, new_shape):
     if result.size == 0:
         return result
     if all(v.any() for v in valid) and array.size:
-        result[...] = array[np.ix_(*index)]
+        # The gather in slabs along axis 0 (its temporary at most about _COPY_ELEMENTS)
+        rows = new_shape[0] if ndim else 1
+        step = max(1, _COPY_ELEMENTS // max(1, result.size // rows))
+        for i0 in range(0, rows, step) if ndim else ():
+            result[i0:i0 + step] = array[np.ix_(index[0][i0:i0 + step], *index[1:])]
+        if not ndim:
+            result[...] = array
         mask = np.ones((), dtype=bool)
         for k, v in enumerate(valid):
             mask = mask & v.reshape((-1,) + (1,) * (ndim - 1 - k))

@@ -206,12 +206,24 @@ def pack(values, bits):
     low bits of a byte; the last byte's spare bits zero. Values in [-2**(bits-1), 2**bits)."""
     bits = _bits_arg(bits)
     v = np.asarray(values)
-    if v.dtype.kind not in "iub":
+    if v.dtype.kind == "f" and not isinstance(values, np.ndarray):
+        # Python ints beyond 64 bits make numpy pick float64 ([-2**63 - 1, 0]): as ints
+        exact = np.asarray(values, dtype=object)
+        if all(isinstance(i, (int, np.integer)) for i in exact.reshape(-1).tolist()):
+            v = exact
+    if v.dtype.kind == "O":  # Python ints beyond 64 bits: checked exactly, as ints
+        try:
+            v = np.array([operator.index(i) for i in v.reshape(-1).tolist()], dtype=object)
+        except TypeError:
+            raise TypeError("pack takes integers, got %r" % (values,)) from None
+    elif v.dtype.kind not in "iub":
         raise TypeError("pack takes integers, got dtype %s" % v.dtype)
-    v = v.reshape(-1).astype(np.int64)
+    v = v.reshape(-1)
+    # The range check in the values' own type (uint64 above 2**63 must not wrap first).
     if v.size and (v.min() < -(1 << (bits - 1)) or v.max() >= (1 << bits)):
         raise ValueError("values do not fit in %d bits (range [%d, %d])"
                          % (bits, -(1 << (bits - 1)), (1 << bits) - 1))
+    v = v.astype(np.int64)
     per = 8 // bits
     lanes = np.zeros((v.size + per - 1) // per * per, dtype=np.uint8)
     lanes[:v.size] = (v & ((1 << bits) - 1)).astype(np.uint8)
@@ -224,6 +236,9 @@ def unpack(packed, count, bits, *, bit_offset=0, signed=False):
     (uint8, or int8 with the sign extended when `signed`)."""
     bits = _bits_arg(bits)
     count = operator.index(count)
+    if count < 0:  # numpy's error for a negative extent
+        raise ValueError("count must be >= 0 (negative dimensions are not allowed), got %d"
+                         % count)
     bit_offset = _offset_arg(bit_offset, "bit_offset")
     src = _source(packed, _bytes_for(bit_offset, count, bits), (count,), bits, bit_offset)
     all_bits = np.unpackbits(src, bitorder="little")[bit_offset:bit_offset + count * bits]

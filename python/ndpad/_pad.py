@@ -218,16 +218,21 @@ def pad_per_index(array, pad_width, values, axis=-1, *, threads=0, out=None):
     axis %= ndim
     widths = _pad_widths(pad_width, ndim)
     new_shape = tuple(d + b + e for d, (b, e) in zip(array.shape, widths))
-    vals = np.asarray(values)
-    if vals.ndim != 1:
+    # The shape only (np.asarray([2**63 + 1, 5]) is float64, np.asarray(["", b"\xff"])
+    # raises): as objects, whatever they hold.
+    vals_shape = values.shape if isinstance(values, np.ndarray) else \
+        np.asarray(values, dtype=object).shape
+    if len(vals_shape) != 1:
         raise ValueError("pad_per_index: values must be 1-D (one per index of axis %d), got "
-                         "shape %s" % (axis, vals.shape))
-    if vals.shape[0] != new_shape[axis]:
+                         "shape %s" % (axis, vals_shape))
+    if vals_shape[0] != new_shape[axis]:
         raise ValueError("pad_per_index: %d values for axis %d, whose padded extent is %d"
-                         % (vals.shape[0], axis, new_shape[axis]))
+                         % (vals_shape[0], axis, new_shape[axis]))
     dtype = array.dtype
-    cast = np.empty(vals.shape[0], dtype=dtype)
-    cast[...] = vals  # numpy's assignment casting and errors
+    cast = np.empty(vals_shape[0], dtype=dtype)
+    # numpy's assignment of the values themselves (its casting and errors; each Python
+    # number converted exactly into the dtype, not through one common dtype first)
+    cast[...] = values
     if dtype.hasobject or dtype.itemsize == 0 or ndim > _lib.MAX_RANK or \
             new_style_dtype(dtype):
         view = [1] * ndim
@@ -281,8 +286,8 @@ def crop_pad(array, pads_begin, pads_end, mode="constant", value=0, interior=Non
         except TypeError:
             # A void dtype takes no Python number (not even the default 0) but a numpy
             # scalar, as numpy.pad (and ndpad.pad) give it: the same bytes as they store.
-            if not isinstance(value, (bool, int, float, complex)):
-                raise
+            if dtype.type is not np.void or not isinstance(value, (bool, int, float, complex)):
+                raise  # numpy's own error (a complex into an integer array: TypeError)
             tmp[:] = np.asarray(value).ravel()[0]
         pad_value = tmp.tobytes()
     # ndpad validates the whole problem and gives the output shape.

@@ -22,10 +22,13 @@ each block made the same way from the input blocks it reads.
 
 Modes constant (one value, or per axis/side in numpy's corner order), edge, reflect,
 symmetric (reflect_type "even"), wrap and empty run this way, with numpy >= 2.1's results
-for pads larger than an axis (as ndpad.pad). Other modes (maximum, mean, median, minimum,
-linear_ramp, callables, reflect_type "odd"), object dtypes and numpy 2's new-style dtypes
-(StringDType, user dtypes) are handed to dask.array.pad.
-Bad arguments raise what numpy.pad raises.
+for pads larger than an axis (as ndpad.pad). linear_ramp, maximum, mean, median and
+minimum take numpy.pad's own steps on dask arrays (axis after axis, numpy's calls on the
+same values: equal to numpy.pad bit for bit, where dask.array.pad's sums differ and it has
+no median). Callables, reflect_type "odd", object dtypes in the ndpad modes above and
+numpy 2's new-style dtypes (StringDType, user dtypes) are handed to dask.array.pad.
+Bad arguments raise what numpy.pad raises. A result of one block is a new writable array
+(never a view of the input, a broadcast or the input block itself), as dask.array.pad's.
 
 Threads: every block's plans run at one thread, on the thread dask runs the task on (a
 worker thread: dask already runs one task per thread), so ndpad starts no thread of its
@@ -85,17 +88,18 @@ def pad(x, pad_width, mode="constant", *, chunks=None, **kwargs):
     if unsupported:
         raise ValueError("unsupported keyword arguments for mode '{}': {}"
                          .format(mode, unsupported))
+    if mode in _NUMPY_MODES and not _args.new_style_dtype(x.dtype) and ndim:
+        _check_known_chunks(x)
+        _check_empty_axes(x, widths)
+        return _rechunked(_numpy_mode(x, widths, mode, kwargs), chunks)
     if (mode not in _args.NATIVE_KWARGS or x.dtype.hasobject or x.dtype.itemsize == 0 or
             _args.new_style_dtype(x.dtype) or
             not 1 <= ndim <= _lib.MAX_RANK or
             (mode in ("reflect", "symmetric") and not _args.is_even(kwargs))):
         return _rechunked(da.pad(x, pad_width, mode, **kwargs), chunks)
     _check_known_chunks(x)
-    if x.size == 0 and mode not in ("constant", "empty"):
-        for axis, pair in enumerate(widths):
-            if x.shape[axis] == 0 and any(pair):
-                raise ValueError("can't extend empty axis {} using modes other than "
-                                 "'constant' or 'empty'".format(axis))
+    if mode not in ("constant", "empty"):
+        _check_empty_axes(x, widths)
 
     pad_value, slabs = None, []
     if mode == "constant":
@@ -135,6 +139,127 @@ def crop_pad(x, pads_begin, pads_end, mode="constant", value=0, interior=None, *
     del keep
     return _padded(x, _lib.MODES[mode], pb, pe, inter, pad_value, [], "ndpad-crop-pad",
                    chunks)
+
+
+def _check_empty_axes(x, widths):
+    """numpy.pad's error for an empty axis padded in a mode that reads data."""
+    if x.size == 0:
+        for axis, pair in enumerate(widths):
+            if x.shape[axis] == 0 and any(pair):
+                raise ValueError("can't extend empty axis {} using modes other than "
+                                 "'constant' or 'empty'".format(axis))
+
+
+# --------------------------------------------------------------------------------------
+# linear_ramp and the statistics: numpy.pad's own steps, axis after axis, on dask arrays
+# --------------------------------------------------------------------------------------
+
+_NUMPY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum")
+_STAT_FUNCTIONS = {"maximum": np.amax, "minimum": np.amin, "mean": np.mean,
+                   "median": np.median}
+
+
+def _at(axis, sl, ndim):
+    return (slice(None),) * axis + (sl,) + (slice(None),) * (ndim - axis - 1)
+
+
+def _numpy_mode(x, widths, mode, kwargs):
+    """numpy.pad's linear_ramp, maximum, mean, median and minimum as numpy computes them:
+    axis after axis, each pad from the array padded along the axes before (numpy's
+    corners), with numpy's own calls on the same values (np.linspace on the edge, the
+    statistic over the whole stat_length along the axis, numpy's rounding for integers and
+    its assignment's cast), so the result equals numpy.pad's bit for bit. A statistic's
+    block holds its stat_length along the axis (the other axes keep their chunks); a ramp's
+    border slab (one side of one axis) is one task."""
+    ndim, dtype = x.ndim, x.dtype
+    new_shape = tuple(d + b + e for d, (b, e) in zip(x.shape, widths))
+    if x.size == 0:  # numpy's empty-axis check passed: nothing to compute
+        return da.empty(new_shape, dtype=dtype)
+    if mode == "linear_ramp":
+        pairs = _args.as_pairs(kwargs.get("end_values", 0), ndim)
+    else:
+        func = _STAT_FUNCTIONS[mode]
+        pairs = []
+        for axis, (left, right) in enumerate(
+                _args.as_pairs(kwargs.get("stat_length", None), ndim, as_index=True)):
+            d = x.shape[axis]  # numpy clamps to the axis, then checks maximum/minimum
+            left = d if left is None or d < left else int(left)
+            right = d if right is None or d < right else int(right)
+            if (left == 0 or right == 0) and mode in ("maximum", "minimum"):
+                raise ValueError("stat_length of 0 yields no value for padding")
+            pairs.append((left, right))
+    y = x
+    for axis, (b, e) in enumerate(widths):
+        if not (b or e):
+            continue
+        d = y.shape[axis]
+        if mode == "linear_ramp":
+            left = _ramp(y[_at(axis, slice(0, 1), ndim)], pairs[axis][0], b, axis, False)
+            right = _ramp(y[_at(axis, slice(d - 1, d), ndim)], pairs[axis][1], e, axis,
+                          True)
+        else:
+            lo, hi = pairs[axis]
+            left = _stat(y[_at(axis, slice(0, lo), ndim)], func, axis, dtype)
+            right = left if lo == hi == d else \
+                _stat(y[_at(axis, slice(d - hi, d), ndim)], func, axis, dtype)
+            shape = list(y.shape)
+            left = da.broadcast_to(left, tuple(shape[:axis] + [b] + shape[axis + 1:]))
+            right = da.broadcast_to(right, tuple(shape[:axis] + [e] + shape[axis + 1:]))
+        y = da.concatenate([part for part, n in ((left, b), (y, 1), (right, e)) if n],
+                           axis=axis)
+    return y
+
+
+def _stat_block(block, func, axis, dtype):
+    stat = func(block, axis=axis, keepdims=True)
+    if np.issubdtype(dtype, np.integer):
+        stat.round(out=stat)  # numpy.pad rounds a statistic for an integer array
+    out = np.empty(stat.shape, dtype=dtype)
+    out[...] = stat  # and assigns it (the assignment's cast)
+    return out
+
+
+def _stat(part, func, axis, dtype):
+    """numpy's statistic of `part` along `axis` (kept as extent 1), cast as numpy.pad
+    assigns it; each block holds the whole axis, so the reduction is numpy's own."""
+    # numpy's reduction order depends on which axes have more than one element (an axis
+    # of one is dropped, and the reduced axis may become the inner loop: pairwise sums):
+    # no block has one element on an axis numpy's slab has more of.
+    whole = part.rechunk({k: -1 if k == axis else _no_unit_chunks(c)
+                          for k, c in enumerate(part.chunks)})
+    chunks = tuple((1,) if k == axis else c for k, c in enumerate(whole.chunks))
+    return whole.map_blocks(_stat_block, func, axis, dtype, chunks=chunks, dtype=dtype,
+                            meta=np.empty((0,) * part.ndim, dtype=dtype))
+
+
+def _no_unit_chunks(chunks):
+    """An axis's chunks with each chunk of one element merged into a neighbour (unless the
+    axis has one element)."""
+    merged = []
+    for c in chunks:
+        if merged and (c == 1 or merged[-1] == 1):
+            merged[-1] += c
+        else:
+            merged.append(c)
+    return tuple(merged)
+
+
+def _ramp_block(edge, end_value, width, axis, dtype, reverse):
+    ramp = np.linspace(start=end_value, stop=edge.squeeze(axis), num=width,
+                       endpoint=False, dtype=dtype, axis=axis)
+    return ramp[_at(axis, slice(None, None, -1), ramp.ndim)] if reverse else ramp
+
+
+def _ramp(edge, end_value, width, axis, reverse):
+    """numpy.pad's ramp from `end_value` to the edge slab, `width` long along `axis`: one
+    np.linspace call over the whole slab (linspace's arithmetic depends on whether any
+    element's step is zero), then split into the edge's chunks."""
+    whole = edge.rechunk(-1)
+    chunks = tuple((width,) if k == axis else c for k, c in enumerate(whole.chunks))
+    ramp = whole.map_blocks(_ramp_block, end_value, width, axis, edge.dtype, reverse,
+                            chunks=chunks, dtype=edge.dtype,
+                            meta=np.empty((0,) * edge.ndim, dtype=edge.dtype))
+    return ramp.rechunk(tuple(c if k != axis else (width,) for k, c in enumerate(edge.chunks)))
 
 
 def _check_known_chunks(x):
@@ -286,9 +411,24 @@ def _padded(x, mode, pb, pe, interior, pad_value, slabs, prefix, chunks=None):
         else:
             dsk[key] = _border_task(x, starts, spec, entries,
                                     ("ndpad-strip-" + token,) + tuple(out_index), dsk)
+    if all(len(a) == 1 for a in axes):
+        # One block is the whole result, and dask < 2024 hands it to the caller as it is:
+        # a view, an input block or a broadcast would alias the caller's data or be
+        # read-only. dask.array.pad's results are new writable arrays: so is this one.
+        key = (name,) + (0,) * ndim
+        dsk[key] = (_own_copy, dsk[key], isinstance(dsk[key], tuple) and
+                    dsk[key][:1] == (x.name,))
     chunks = tuple(tuple(e[1] - e[0] for e in a) for a in axes)
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
     return da.Array(graph, name, chunks, dtype=dtype)
+
+
+def _own_copy(block, alias):
+    """A one-block result: a new writable array unless the task made one (an input block
+    (`alias`), a view or a broadcast is copied)."""
+    if alias or block.base is not None or not block.flags.writeable:
+        return np.array(block, copy=True)
+    return block
 
 
 def _border_task(x, starts, spec, entries, strip_prefix, dsk):
