@@ -137,7 +137,16 @@ def test_dict_pad_width_errors_as_numpy(widths, error):
     import ndpad
 
     a = np.zeros((2, 3))
-    with pytest.raises(error):  # numpy's own error where numpy has the form
+    # ndpad.pad hands bad arguments to numpy.pad: numpy's own error (before numpy 2.3, which
+    # has no dict form, whatever that numpy raises for a dict)
+    if tuple(int(v) for v in np.__version__.split(".")[:2]) < (2, 3):
+        try:
+            np.pad(a, widths)
+        except Exception as numpy_error:  # noqa: BLE001 (the type is the point)
+            error_of_ndpad = type(numpy_error)
+    else:
+        error_of_ndpad = error
+    with pytest.raises(error_of_ndpad):
         ndpad.pad(a, widths)
     with pytest.raises(error, match="pad_width|index"):
         ndpad.pad_packed(np.zeros(2, np.uint8), (2, 3), widths, bits=4)
