@@ -537,7 +537,11 @@ for n in (1, 2):
     print(n, others, workers())
 gomps = {l.split()[-1] for l in open("/proc/self/maps") if "libgomp" in l}
 print(len([g for g in gomps if "ndpad.libs" not in g]))
-nt.pad(x, (1, 1, 1, 1), "reflect", threads=2)
+for _ in range(100):  # a worker names itself once it runs: wait for it, up to 5 s
+    nt.pad(x, (1, 1, 1, 1), "reflect", threads=2)
+    if workers():
+        break
+    time.sleep(0.05)
 print(workers())
 """
     env = _child_env(None, NDPAD_TORCH_BUILD="0")
