@@ -3,7 +3,8 @@ under torch.library.opcheck (schema, fake kernel, autograd registration, AOT dis
 samples of every mode, dtype class and memory format; torch.compile(fullgraph=True) and
 torch.export; double backward through the same operators; install() on every CPU dtype
 torch 2 pads (bf16 and fp16 included) and channels_last; install()/uninstall() while other
-threads pad; the native kernels built at first use."""
+threads pad; the native kernels built at first use (also from an installed package's
+ndpad/include/; a failed build said once) and run on torch's pool."""
 
 import os
 import subprocess
@@ -431,7 +432,7 @@ def test_first_use_build_in_a_fresh_cache(tmp_path):
     assert third.stdout.startswith("python: ") and "NDPAD_TORCH_BUILD=0" in third.stdout
 
 
-def test_the_native_build_finds_the_installed_header(tmp_path):
+def test_the_kernel_build_finds_the_installed_header(tmp_path):
     """A wheel and `pip install .` put ndpad.h in site-packages/ndpad/include/ (CMake's
     SKBUILD rule): the first-use build finds it there (it looked in ndpad/ and the
     checkout's include/ only, so an installed package never built its kernels); with no
@@ -465,7 +466,7 @@ def test_the_native_build_finds_the_installed_header(tmp_path):
         module.check()
 
 
-def test_a_failed_native_build_is_said_once_with_its_fix(tmp_path):
+def test_a_failed_kernel_build_is_said_once_with_its_fix(tmp_path):
     """A build that cannot work (here: no compiler) warns once, saying why and how to fix it,
     without announcing a compile; later processes use the Python kernels silently, and
     native_status() still says why; a changed compiler (CXX) is tried again, and its
