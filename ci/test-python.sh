@@ -17,8 +17,10 @@
 #      wheel: `pip wheel .` (scikit-build-core, the project's CMake), `auditwheel repair`
 #      to a manylinux wheel carrying hwloc and the OpenMP runtime, installed into a fresh
 #      venv where `import ndpad` must use the library inside it and the suite runs against
-#      the installed package; and `pip install .` from the repository root in another fresh
-#      venv, the library lookup order (NDPAD_LIBRARY first, the package's
+#      the installed package, and where ndpad.torch compiles its native kernels at first
+#      use from the installed ndpad/include/ndpad.h and runs them on torch's pool; and
+#      `pip install .` from the repository root in another fresh venv (the same native
+#      kernels load there), the library lookup order (NDPAD_LIBRARY first, the package's
 #      own, then the system's), nothing left in the source tree.
 # Usage: ci/test-python.sh [build-dir]   (default: build/, built here with ci/build.sh)
 # Environment: NDPAD_PYTHON_VENV (the venv of B, default <build-dir>-venv, kept between runs
@@ -125,6 +127,17 @@ fresh_venv() {
     /usr/bin/python3 -m venv "$1"
     "$1/bin/pip" install -q --no-index --find-links "$wheelhouse" numpy pytest </dev/null
 }
+# torch in a fresh venv: the PyPI venv's, seen through a .pth file (appended to sys.path
+# after the fresh venv's own site-packages, so its ndpad wins; $venv holds no ndpad).
+# Installing torch from the wheelhouse instead took 2 min 20 s and 5.4 GB (torch needs its
+# CUDA packages to import); this takes nothing, and the torch is the same.
+with_torch() {
+    local purelib
+    purelib="$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    "$vpy" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' >"$purelib/ci-torch.pth"
+}
+torch_env=(env -u NDPAD_LIBRARY -u NDPAD_TORCH_NATIVE -u NDPAD_TORCH_BUILD LD_LIBRARY_PATH=
+           NDPAD_TORCH_CACHE="$work/torch-cache")
 
 # The wheel: pip wheel (the venv's scikit-build-core, no build isolation), then auditwheel.
 step "B. wheel: pip wheel ."
@@ -184,6 +197,32 @@ env -u NDPAD_LIBRARY -u NDPAD_TUNER NDPAD_TEST_INSTALLED=1 "$work/venv-wheel/bin
     -p no:cacheprovider --ignore="$root/python/tests/test_torch.py" \
     --ignore="$root/python/tests/test_torch_ops.py" -k "not test_large_ and not torch" \
     "$root/python/tests" </dev/null
+
+# ndpad.torch from the installed wheel: the first install() compiles the native kernels
+# against torch from the wheel's ndpad/include/ndpad.h (into an empty cache), then they run
+# on torch's pool (no ndpad-worker thread; torch.set_num_threads governs them).
+step "B. wheel: ndpad.torch's native kernels, built at first use from the installed wheel"
+with_torch "$work/venv-wheel"
+start=$SECONDS
+got="$("${torch_env[@]}" "$work/venv-wheel/bin/python" -c '
+import ndpad.torch as nt
+from ndpad import _torch_build
+nt.install()
+print(nt.native_status())
+print(_torch_build.default_include())')" || fail "the installed wheel: ndpad.torch.install() failed"
+mapfile -t lines <<<"$got"
+case "${lines[0]}" in
+    "native: $work/torch-cache/"*) ;;
+    *) fail "the installed wheel did not build its native torch kernels: ${lines[0]}" ;;
+esac
+case "${lines[1]}" in
+    "$work/venv-wheel/"*/site-packages/ndpad/include) ;;
+    *) fail "the installed wheel's kernels were not built from its own ndpad.h (${lines[1]})" ;;
+esac
+echo "test-python: the installed wheel built ${lines[0]#native: } in $((SECONDS - start)) s"
+"${torch_env[@]}" NDPAD_TEST_INSTALLED=1 NDPAD_TEST_NATIVE=1 "$work/venv-wheel/bin/python" \
+    -m pytest -q -p no:cacheprovider -k "installed_header or torchs_pool" \
+    "$root/python/tests/test_torch_ops.py" </dev/null
 cd "$root"
 
 # pip install . from the repository root (build isolation: scikit-build-core from PyPI).
@@ -203,6 +242,16 @@ case "$got" in
 esac
 got="$("${nolib[@]}" -c "$check")" || fail "pip install .: pad failed"
 [ "$got" = "$want" ] || fail "pip install . printed '$got', expected '$want'"
+# Its ndpad.h is where the wheel's is: the same sources, so the same cache entry loads
+# (NDPAD_TORCH_BUILD=0: nothing compiled again).
+with_torch "$work/venv-install"
+got="$("${torch_env[@]}" NDPAD_TORCH_BUILD=0 "$work/venv-install/bin/python" \
+       -c 'import ndpad.torch as nt; nt.install(); print(nt.native_status())')" \
+    || fail "pip install .: ndpad.torch.install() failed"
+case "$got" in
+    "native: $work/torch-cache/"*) ;;
+    *) fail "pip install .: the native torch kernels were not found: $got" ;;
+esac
 # NDPAD_LIBRARY comes first.
 got="$(NDPAD_LIBRARY="$build_dir/libndpad.so" "$work/venv-install/bin/python" \
        -c 'import ndpad; print(ndpad.library_path)')"

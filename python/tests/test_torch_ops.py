@@ -3,7 +3,8 @@ under torch.library.opcheck (schema, fake kernel, autograd registration, AOT dis
 samples of every mode, dtype class and memory format; torch.compile(fullgraph=True) and
 torch.export; double backward through the same operators; install() on every CPU dtype
 torch 2 pads (bf16 and fp16 included) and channels_last; install()/uninstall() while other
-threads pad; the native kernels built at first use."""
+threads pad; the native kernels built at first use (also from an installed package's
+ndpad/include/; a failed build said once) and run on torch's pool."""
 
 import os
 import subprocess
@@ -382,6 +383,20 @@ def test_install_uninstall_while_four_threads_pad():
     assert min(counts[:4]) > 10 and counts[4] > 100, counts
 
 
+def _child_env(cache, **more):
+    """The environment of a child process that loads ndpad.torch as a user's would: the
+    package this suite tests (the source tree, or the installed one under
+    NDPAD_TEST_INSTALLED=1), the native kernels from `cache` (None: the suite's own)."""
+    env = dict(os.environ, **more)
+    if cache is not None:
+        env["NDPAD_TORCH_CACHE"] = str(cache)
+    env.pop("NDPAD_TORCH_NATIVE", None)
+    if os.environ.get("NDPAD_TEST_INSTALLED") != "1":
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
 def test_first_use_build_in_a_fresh_cache(tmp_path):
     """The native kernels compiled at first use into a per-torch cache, in a new process:
     install() builds them (NDPAD_TORCH_CACHE empty), a second process finds them cached.
@@ -391,14 +406,11 @@ def test_first_use_build_in_a_fresh_cache(tmp_path):
     import shutil
     if not shutil.which(os.environ.get("CXX") or "c++"):
         pytest.skip("no C++ compiler")
-    env = dict(os.environ, NDPAD_TORCH_CACHE=str(tmp_path))
-    env.pop("NDPAD_TORCH_NATIVE", None)
+    env = _child_env(tmp_path)
     code = ("import torch, torch.nn.functional as F, ndpad.torch as nt; nt.install(); "
             "x = torch.randn(1, 4, 40, 40); y = F.pad(x, (1, 1, 1, 1), 'reflect'); "
             "print(nt.native_status()); print(torch.ops.ndpad.calls()[0]); "
             "nt.uninstall(); assert torch.equal(y, F.pad(x, (1, 1, 1, 1), 'reflect'))")
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True, timeout=600)
     assert first.returncode == 0, first.stderr
@@ -418,3 +430,129 @@ def test_first_use_build_in_a_fresh_cache(tmp_path):
                             ], env=env, capture_output=True, text=True, timeout=120)
     assert third.returncode == 0, third.stderr
     assert third.stdout.startswith("python: ") and "NDPAD_TORCH_BUILD=0" in third.stdout
+
+
+def test_the_kernel_build_finds_the_installed_header(tmp_path):
+    """A wheel and `pip install .` put ndpad.h in site-packages/ndpad/include/ (CMake's
+    SKBUILD rule): the first-use build finds it there (it looked in ndpad/ and the
+    checkout's include/ only, so an installed package never built its kernels); with no
+    ndpad.h anywhere, the reason names the folders and the fix."""
+    import importlib.util
+    import shutil
+    from ndpad import _torch_build
+    here = os.path.dirname(os.path.abspath(__file__))
+    header = os.path.join(here, "..", "..", "include", "ndpad.h")
+    if not os.path.exists(header):
+        header = os.path.join(_torch_build.default_include(), "ndpad.h")
+
+    def installed(root, with_header):
+        package = root / "site-packages" / "ndpad"
+        os.makedirs(package / "include")
+        shutil.copy(_torch_build.__file__, package / "_torch_build.py")
+        if with_header:
+            shutil.copy(header, package / "include" / "ndpad.h")
+        spec = importlib.util.spec_from_file_location("_installed_build", package /
+                                                      "_torch_build.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module, str(package / "include")
+
+    module, include = installed(tmp_path / "with", True)
+    assert module.default_include() == include
+    module, include = installed(tmp_path / "without", False)
+    assert module.default_include() is None
+    with pytest.raises(module.Unavailable, match="ndpad.h is not in .*%s.*reinstall ndpad"
+                       % include):
+        module.check()
+
+
+def test_a_failed_kernel_build_is_said_once_with_its_fix(tmp_path):
+    """A build that cannot work (here: no compiler) warns once, saying why and how to fix it,
+    without announcing a compile; later processes use the Python kernels silently, and
+    native_status() still says why; a changed compiler (CXX) is tried again, and its
+    failure is said (once) with the compiler's exit status."""
+    false = __import__("shutil").which("false")
+    code = ("import ndpad.torch as nt; nt.install(); print(nt.backend()); "
+            "print(nt.native_status())")
+
+    def child(cxx):
+        done = subprocess.run([sys.executable, "-W", "always", "-c", code],
+                              env=_child_env(tmp_path, CXX=cxx), capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        backend, status = done.stdout.splitlines()[-2:]
+        assert backend == "python", done.stdout
+        return status, done.stderr
+
+    status, err = child("/nonexistent/c++")
+    assert "compiling" not in err, err
+    assert "RuntimeWarning" in err and "no C++ compiler" in err and "apt-get install g++" in err
+    assert "build_native() retries" in err, err
+    assert status.startswith("python: ") and "no C++ compiler" in status, status
+    status, err = child("/nonexistent/c++")
+    assert "compiling" not in err and "RuntimeWarning" not in err, err
+    assert "no C++ compiler" in status and "libndpad_torch.so.failed" in status, status
+    if false:
+        status, err = child(false)
+        assert "compiling" in err and "RuntimeWarning" in err, err
+        assert "the compiler failed (%s exited with status 1)" % false in err, err
+        assert "C++20" in status, status
+
+
+def test_native_kernels_run_on_torchs_pool():
+    """The native kernels run libndpad's tiles on torch's intra-op pool, in a fresh process:
+    no `ndpad-worker` thread ever appears; with torch.set_num_threads(1) no thread but the
+    caller does any work, with 2 another thread does (torch's OpenMP team: the one libgomp
+    torch loaded, no second OpenMP runtime beside it). threads=2 asks for ndpad's own
+    workers, and then they do appear (the check sees them)."""
+    from test_torch import _native_available
+    if not _native_available():
+        if os.environ.get("NDPAD_TEST_NATIVE") == "1":
+            pytest.fail("NDPAD_TEST_NATIVE=1 but no native kernels: %s" % nt.native_status())
+        pytest.skip("no native kernels: %s" % nt.native_status())
+    code = r"""
+import glob, os, threading, time, torch, ndpad.torch as nt
+def cpu():  # thread id -> (name, user + system ticks)
+    out = {}
+    for d in glob.glob("/proc/self/task/*"):
+        try:
+            name = open(d + "/comm").read().strip()
+            fields = open(d + "/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(os.path.basename(d))] = (name, int(fields[11]) + int(fields[12]))
+    return out
+def workers():
+    return sorted(n for n, _ in cpu().values() if n.startswith("ndpad"))
+print(nt.native_status())
+me = threading.get_native_id()
+for n in (1, 2):
+    torch.set_num_threads(n)
+    x = torch.randn(1, 64, 256, 256)
+    time.sleep(0.2)  # the OpenMP team's spinning after randn ends
+    before = cpu()
+    for _ in range(100):
+        nt.pad(x, (1, 1, 1, 1), "reflect")
+    after = cpu()
+    others = sum(t - before.get(k, (None, 0))[1] for k, (_, t) in after.items() if k != me)
+    print(n, others, workers())
+gomps = {l.split()[-1] for l in open("/proc/self/maps") if "libgomp" in l}
+print(len([g for g in gomps if "ndpad.libs" not in g]))
+for _ in range(100):  # a worker names itself once it runs: wait for it, up to 5 s
+    nt.pad(x, (1, 1, 1, 1), "reflect", threads=2)
+    if workers():
+        break
+    time.sleep(0.05)
+print(workers())
+"""
+    env = _child_env(None, NDPAD_TORCH_BUILD="0")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    status, one, two, gomps, own = done.stdout.splitlines()[-5:]
+    assert status.startswith("native: "), done.stdout
+    one, two = one.split(" ", 2), two.split(" ", 2)
+    assert one[0] == "1" and int(one[1]) <= 1 and one[2] == "[]", done.stdout
+    assert two[0] == "2" and int(two[1]) >= 1 and two[2] == "[]", done.stdout
+    assert gomps == "1", done.stdout
+    assert "ndpad-worker-1" in own, done.stdout
