@@ -12,6 +12,7 @@ bash ci/test-install-deps.sh   # it waits for a busy apt lock (a fake apt-get; 1
 # Fast checks first: no circle between the units of src/ (HACKING.md, "Dependency order"),
 # and the house format (NDPAD_CHECK_FORMAT=0 skips it, e.g. before the tree is formatted).
 /usr/bin/python3 ci/check-deps.py
+/usr/bin/python3 ci/check-imports.py   # the same for python/ndpad: one-way imports, at the top
 if [ "${NDPAD_CHECK_FORMAT:-1}" != 0 ]; then bash ci/format.sh --check; fi
 
 # Besides the default run (the best instruction set), register every test once more per

@@ -35,6 +35,7 @@ import torch
 
 from . import _lib
 from . import _torch_grad
+from ._torch_run import value_bytes
 
 __all__ = ["MODES", "output_format", "compute", "crop_first_of"]
 
@@ -184,7 +185,6 @@ def compute(x, pads_begin, pads_end, mode, crop_first, value, threads, fmt, kern
 
 def _ctypes_kernel(x, pads_begin, pads_end, mode, value, threads, out):
     """libndpad through ctypes, on the tensors' own memory, GIL released."""
-    from .torch import value_bytes
     if x.is_conj() or x.is_neg():
         x = x.resolve_conj().resolve_neg()  # the lazy bits are not in the memory
     constant = mode == "constant"

@@ -1,6 +1,6 @@
 """The plain helpers of ndpad.torch's Python side, shared by torch.py (pad, crop_pad) and
-_torch_install.py (install()'s Python kernels), which import this module and never each
-other: a pad value's bytes as torch stores them, libndpad on a tensor's memory through
+_torch_install.py (install()'s Python kernels) and _torch_ops.py (the operators' ctypes
+kernel), which import this module; it imports none of them: a pad value's bytes as torch stores them, libndpad on a tensor's memory through
 ctypes, and F.pad's pad sequence as per-dimension pads. Needs torch >= 2.4 (torch.py checks
 the version before anything imports this)."""
 
@@ -9,9 +9,8 @@ import ctypes
 import torch
 
 from . import _lib
-from ._torch_ops import MODES
 
-_CONSTANT = MODES["constant"]
+_CONSTANT = _lib.MODES["constant"]
 
 _value_cache = {}  # (dtype, type(value), repr(value)) -> pad value bytes
 

@@ -18,25 +18,15 @@ _torch_install.py, the gradient in _torch_grad.py. Needs torch >= 2.4.
 
 import torch
 
-MIN_TORCH = (2, 4)
-
-
-def _version(text):
-    parts = []
-    for piece in text.split("+")[0].split(".")[:2]:
-        digits = "".join(c for c in piece if c.isdigit())
-        parts.append(int(digits or 0))
-    return tuple(parts)
-
-
-if _version(torch.__version__) < MIN_TORCH:
-    raise ImportError("ndpad.torch needs torch >= %d.%d (torch.library.register_fake, "
-                      "register_autograd); this is torch %s" % (MIN_TORCH + (torch.__version__,)))
-
+from ._torch_version import MIN_TORCH  # noqa: F401 (raises ImportError below torch 2.4, first)
 from . import _lib
 from ._args import threads_arg
 from . import _torch_ops as _ops
 from ._torch_run import per_dim_pads, run, value_bytes  # noqa: F401 (also this module's)
+from ._torch_install import backend, install, installed, uninstall  # noqa: F401
+from ._torch_native import build as build_native  # noqa: F401
+from ._torch_native import loaded as _native_loaded
+from ._torch_native import status as native_status  # noqa: F401
 
 __all__ = ["pad", "crop_pad", "install", "uninstall", "installed", "backend", "native_status",
            "build_native", "MODES"]
@@ -140,13 +130,7 @@ def crop_pad(input, pads_begin, pads_end, mode="constant", value=0.0, *, threads
     return torch.ops.ndpad.crop_pad(input, pads_begin, pads_end, mode, float(value), threads)
 
 
-from ._torch_install import backend, install, installed, uninstall  # noqa: E402
-from ._torch_native import build as build_native  # noqa: E402
-from ._torch_native import status as native_status  # noqa: E402
-
 # The native kernels, if already built (never compiled here: install() does), are loaded
 # now, so that ndpad::pad's C++ CPU kernel is registered before anything pads (torch's
 # dispatcher must not gain kernels while other threads dispatch the operator).
-from ._torch_native import loaded as _native_loaded  # noqa: E402
-
 _native_loaded()
