@@ -1,7 +1,8 @@
 /*
- * ndpad-bench-kernels: one benchmark per entry of src/kernels/kernels.inc (walking the list
- * the library expands once, ndpad_filler_list and ndpad_copy_list), so that every kernel the
- * dispatch table can pick is measured, and each ISA beside the scalar path and its parent.
+ * ndpad-bench-kernels: one benchmark per entry of src/kernels/kernels.inc (walking the lists
+ * the library expands once: ndpad_filler_list, ndpad_copy_list, ndpad_bits_list and
+ * ndpad_stream_list), so that every kernel the dispatch table can pick is measured, and each
+ * ISA beside the scalar path and its parent.
  *
  *   fill/<op>/e<bytes>/<isa>/run:<n>     one filler call on a run of n elements (n = 1, 3,
  *                                        8, 33, 64, 4096); <op> is broadcast (CONSTANT, EDGE),
@@ -15,6 +16,21 @@
  *   copy/planned-<isa>/<size>            what a plan runs: the streaming copy when the output
  *                                        exceeds the last-level cache hwloc reports, else the
  *                                        ordinary one (the label says which)
+ *
+ *   bits/shift-<isa>/64KiB               a sub-byte funnel shift (NDPAD_BITS_SHIFT) of 64 KiB,
+ *                                        shift 3 (every shift runs the same loop)
+ *   bits/reverse-<isa>/64KiB             a sub-byte element reversal (NDPAD_BITS_REVERSE) of
+ *                                        64 KiB of 4-bit elements
+ *   bits/memcpy/64KiB                    memcpy of the same bytes, the baseline of the two
+ *   stream/<kind>-<isa>/<problem>        an output-stream kernel (NDPAD_STREAM), timed by
+ *                                        executing a one-thread plan forced to that ISA whose
+ *                                        planner picked that very kernel (the first problem
+ *                                        of a small fixed family that does, found at start)
+ *   stream/memcpy/<problem>              memcpy of that plan's output bytes
+ *
+ * --list prints one line per entry of the kernel lists (fillers, copies, copies_nt, streams,
+ * bits) with the benchmark that measures it, and --check-coverage fails naming every entry
+ * no benchmark measures (ctest bench-kernels-coverage); neither runs a benchmark.
  *
  * Counters: bytes_per_second (bytes written), items_per_second (elements, fillers only);
  * vs_scalar on an ISA's filler = the scalar filler's time per call for the same operation,
@@ -39,6 +55,8 @@
 #include "stopwatch.h"
 #include "kernels/kernels.h"
 #include "ndpad.h"
+#include "kernels/stream-descriptor.h"
+#include "plan.h"
 #include "topology.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -229,6 +247,243 @@ static void bench_copy(gbench_state *state, void *arg)
     gbench_set_label(state, chosen != NULL ? chosen->name : "memcpy");
 }
 
+/* ---- coverage: which benchmark measures each kernel-list entry -------------------------- */
+
+enum { LIST_FILLERS, LIST_COPIES, LIST_COPIES_NT, LIST_STREAMS, LIST_BITS, LIST_COUNT };
+static const char *const list_names[LIST_COUNT] = {"fillers", "copies", "copies_nt", "streams",
+                                                   "bits"};
+#define MAX_ENTRIES 1024
+/* The first benchmark name given to each entry (by its index in its list), or NULL. */
+static char *measured_by[LIST_COUNT][MAX_ENTRIES];
+
+static void note(int list, size_t index, const char *benchmark)
+{
+    if (index < MAX_ENTRIES && measured_by[list][index] == NULL)
+        measured_by[list][index] = strdup(benchmark);
+}
+
+/* One line per entry of the library's lists; with `check`, only the entries no benchmark
+ * measures, and the status says whether there were any. */
+static int list_entries(bool check)
+{
+    int missing = 0;
+    for (int l = 0; l < LIST_COUNT; l++) {
+        size_t count = 0;
+        switch (l) {
+        case LIST_FILLERS: count = ndpad_filler_list_count; break;
+        case LIST_COPIES:
+        case LIST_COPIES_NT: count = ndpad_copy_list_count; break;
+        case LIST_STREAMS: count = ndpad_stream_list_count; break;
+        default: count = ndpad_bits_list_count; break;
+        }
+        for (size_t i = 0; i < count; i++) {
+            ndpad_isa isa;
+            const char *name;
+            if (l == LIST_FILLERS) {
+                isa = ndpad_filler_list[i].isa, name = ndpad_filler_list[i].name;
+            } else if (l == LIST_COPIES || l == LIST_COPIES_NT) {
+                if (ndpad_copy_list[i].nt != (l == LIST_COPIES_NT)) continue;
+                isa = ndpad_copy_list[i].isa, name = ndpad_copy_list[i].name;
+            } else if (l == LIST_STREAMS) {
+                isa = ndpad_stream_list[i].isa, name = ndpad_stream_list[i].name;
+            } else {
+                isa = ndpad_bits_list[i].isa, name = ndpad_bits_list[i].name;
+            }
+            const char *by = i < MAX_ENTRIES ? measured_by[l][i] : NULL;
+            missing += by == NULL;
+            if (!check || by == NULL)
+                printf("%s %s %s %s\n", list_names[l], ndpad_isa_name(isa), name,
+                       by != NULL ? by : "MISSING: no benchmark measures it");
+        }
+    }
+    if (check)
+        printf("ndpad-bench-kernels: %d kernel-list entr%s without a benchmark\n", missing,
+               missing == 1 ? "y" : "ies");
+    return missing != 0;
+}
+
+/* ---- sub-byte kernels ----------------------------------------------------------------- */
+
+#define BITS_BYTES ((size_t)64 << 10)
+#define BITS_SHIFT 3u
+#define BITS_ELEM  4u
+static double bits_memcpy_seconds;
+
+static void bench_bits(gbench_state *state, void *arg)
+{
+    const ndpad_bits_entry *e = arg; /* NULL: memcpy */
+    uint8_t *src = xmalloc(BITS_BYTES + 64), *dst = xmalloc(BITS_BYTES + 64);
+    for (size_t i = 0; i < BITS_BYTES + 1; i++) src[i] = (uint8_t)(i * 7 + 1);
+    memset(dst, 0, BITS_BYTES);
+    const double t0 = ndpad_now();
+    while (gbench_keep_running_batch(state, 4)) {
+        for (int b = 0; b < 4; b++) {
+            if (e == NULL)
+                memcpy(dst, src, BITS_BYTES);
+            else if (e->reverse)
+                e->reverse_fn(dst, src, BITS_BYTES, BITS_ELEM);
+            else
+                e->shift(dst, src, BITS_BYTES, BITS_SHIFT);
+            gbench_clobber_memory();
+        }
+    }
+    const double per_call = (ndpad_now() - t0) / (double)gbench_iterations(state);
+    gbench_set_bytes_processed(state, gbench_iterations(state) * (int64_t)BITS_BYTES);
+    if (e == NULL)
+        bits_memcpy_seconds = per_call;
+    else if (bits_memcpy_seconds > 0)
+        gbench_set_counter(state, "vs_memcpy", per_call / bits_memcpy_seconds,
+                           GBENCH_COUNTER_DEFAULT);
+    gbench_set_label(state, e != NULL ? e->name : "memcpy");
+    free(src);
+    free(dst);
+}
+
+/* ---- output-stream kernels ------------------------------------------------------------ */
+
+static const char *const stream_kind_names[NDPAD_STREAM_KIND_COUNT] = {
+    [NDPAD_STREAM_ROWS] = "rows",
+    [NDPAD_STREAM_BLOCKS_CONSTANT] = "blocks-constant",
+    [NDPAD_STREAM_BLOCKS] = "blocks",
+    [NDPAD_STREAM_SHORT_ROWS] = "short-rows",
+    [NDPAD_STREAM_SHORT_ROWS_16] = "short-rows-16",
+    [NDPAD_STREAM_PLANES] = "planes",
+    [NDPAD_STREAM_PLANES_16] = "planes-16",
+    [NDPAD_STREAM_SHORT_ROWS_128] = "short-rows-128",
+    [NDPAD_STREAM_PLANES_PERMUTE] = "planes-permute",
+};
+
+/* A problem the planner sends down the stream path: 3-d, [outer, h, w] padded by ph on the
+ * middle axis and pw on the last, in one of the five modes; NDPAD_STREAM=always or not. */
+typedef struct stream_case {
+    int mode;
+    size_t elem_size;
+    int64_t h, w, ph, pw;
+    bool always;
+    int64_t shape[3], pads[3];
+    ndpad_problem problem;
+    ndpad_plan *plan;
+    size_t in_bytes, out_bytes;
+    char name[96];
+    size_t baseline; /* the first case of the same name: its memcpy time is this one's */
+} stream_case;
+
+static stream_case stream_cases[64];
+static size_t stream_case_count;
+static double stream_memcpy_seconds[64];
+
+static ndpad_plan *stream_plan(stream_case *c, ndpad_isa isa)
+{
+    const int64_t target = (int64_t)1 << 20; /* output bytes: about 1 MiB, past L2 */
+    const int64_t row_out = (c->w + 2 * c->pw) * (int64_t)c->elem_size;
+    const int64_t plane_out = row_out * (c->h + 2 * c->ph);
+    c->shape[0] = target / plane_out < 1 ? 1 : target / plane_out;
+    c->shape[1] = c->h, c->shape[2] = c->w;
+    c->pads[0] = 0, c->pads[1] = c->ph, c->pads[2] = c->pw;
+    c->problem = (ndpad_problem){.rank = 3,
+                                 .mode = c->mode,
+                                 .elem_size = c->elem_size,
+                                 .shape = c->shape,
+                                 .pads_begin = c->pads,
+                                 .pads_end = c->pads};
+    c->in_bytes = (size_t)(c->shape[0] * c->h * c->w) * c->elem_size;
+    c->out_bytes = (size_t)(c->shape[0] * plane_out);
+    ndpad_options o;
+    ndpad_options_init(&o);
+    o.isa = isa;
+    o.threads = 1;
+    o.tuning = NDPAD_TUNING_HEURISTIC; /* the same plan whatever wisdom this machine holds */
+    const char *old = getenv("NDPAD_STREAM");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    if (c->always)
+        setenv("NDPAD_STREAM", "always", 1);
+    else
+        unsetenv("NDPAD_STREAM");
+    ndpad_plan *plan = NULL;
+    if (ndpad_plan_create(&c->problem, &o, &plan) != NDPAD_OK) plan = NULL;
+    if (saved != NULL)
+        setenv("NDPAD_STREAM", saved, 1);
+    else
+        unsetenv("NDPAD_STREAM");
+    free(saved);
+    return plan;
+}
+
+/* The first problem of the family whose plan on `e`'s level runs `e`, or NULL. */
+static stream_case *find_stream_case(const ndpad_stream_entry *e)
+{
+    static const size_t sizes[] = {1, 2, 4, 8};
+    static const int64_t dims[][4] = {
+        /* h, w, ph, pw */
+        {64, 512, 1, 1}, {64, 100, 2, 3}, {16, 20, 1, 2}, {4, 6, 1, 1},
+        {8, 12, 2, 2},   {2, 3, 1, 1},    {64, 40, 1, 1}, {32, 24, 3, 5},
+    };
+    for (int always = 0; always < 2; always++)
+        for (size_t d = 0; d < ARRAY_LEN(dims); d++)
+            for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
+                for (int mode = 0; mode < NDPAD_MODE_COUNT; mode++) {
+                    if (stream_case_count == ARRAY_LEN(stream_cases)) return NULL;
+                    stream_case *c = &stream_cases[stream_case_count];
+                    *c = (stream_case){.mode = mode,
+                                       .elem_size = sizes[s],
+                                       .h = dims[d][0],
+                                       .w = dims[d][1],
+                                       .ph = dims[d][2],
+                                       .pw = dims[d][3],
+                                       .always = always != 0};
+                    ndpad_plan *plan = stream_plan(c, e->isa);
+                    if (plan != NULL && plan->stream != NULL && plan->stream->kernel == e->fn) {
+                        c->plan = plan;
+                        snprintf(c->name, sizeof(c->name), "%s-e%zu-%lldx%lld-pad%lld,%lld%s",
+                                 ndpad_mode_name(mode), c->elem_size, (long long)c->h,
+                                 (long long)c->w, (long long)c->ph, (long long)c->pw,
+                                 c->always ? "-always" : "");
+                        stream_case_count++;
+                        return c;
+                    }
+                    ndpad_plan_destroy(plan);
+                }
+    return NULL;
+}
+
+typedef struct stream_run {
+    const ndpad_stream_entry *e; /* NULL: memcpy of the output bytes */
+    stream_case *c;
+} stream_run;
+static stream_run stream_runs[128];
+
+static void bench_stream(gbench_state *state, void *arg)
+{
+    const stream_run *run = arg;
+    stream_case *c = run->c;
+    /* the input, or for memcpy a source of the output's size */
+    const size_t in_bytes = run->e != NULL ? c->in_bytes : c->out_bytes;
+    char *in = xmalloc(in_bytes + 64), *out = xmalloc(c->out_bytes + 64);
+    for (size_t i = 0; i < in_bytes; i++) in[i] = (char)(i * 7 + 1);
+    memset(out, 0, c->out_bytes);
+    const size_t index = c->baseline;
+    bool failed = false;
+    const double t0 = ndpad_now();
+    while (gbench_keep_running(state)) {
+        if (run->e == NULL)
+            memcpy(out, in, c->out_bytes);
+        else
+            failed |= ndpad_execute(c->plan, in, out) != NDPAD_OK;
+        gbench_clobber_memory();
+    }
+    const double per_call = (ndpad_now() - t0) / (double)gbench_iterations(state);
+    if (failed) gbench_skip_with_error(state, ndpad_last_error());
+    gbench_set_bytes_processed(state, gbench_iterations(state) * (int64_t)c->out_bytes);
+    if (run->e == NULL)
+        stream_memcpy_seconds[index] = per_call;
+    else if (stream_memcpy_seconds[index] > 0)
+        gbench_set_counter(state, "vs_memcpy", per_call / stream_memcpy_seconds[index],
+                           GBENCH_COUNTER_DEFAULT);
+    gbench_set_label(state, run->e != NULL ? run->e->name : "memcpy");
+    free(in);
+    free(out);
+}
+
 /* ---- registration --------------------------------------------------------------------- */
 
 static copy_run copy_runs[ARRAY_LEN(copy_sizes) * (2 * 64 + 1)];
@@ -246,14 +501,96 @@ static void register_copy(const copier *c, const copier *stream, int size, size_
                  : c->nt        ? "stream"
                                 : "interior",
                  ndpad_isa_name(c->isa), copy_sizes[size].name);
+    if (c != NULL && stream == NULL) note(c->nt ? LIST_COPIES_NT : LIST_COPIES, c - copiers, name);
     gbench_benchmark *b = gbench_register(name, bench_copy, r);
     gbench_use_real_time(b);
     /* 256 MiB calls take tens of milliseconds: a few of them are enough. */
     if (copy_sizes[size].bytes >= ((size_t)64 << 20)) gbench_set_min_time(b, 0.3);
 }
 
+/* Copies, the sub-byte and the stream kernels of a level this CPU cannot run are noted, not
+ * registered: --list names them as skipped. */
+static void note_skipped(int list, size_t index, ndpad_isa isa)
+{
+    char why[96];
+    snprintf(why, sizeof(why), "(skipped: this CPU cannot run %s)", ndpad_isa_name(isa));
+    note(list, index, why);
+}
+
+/* The sub-byte and stream benchmarks are short: 25 of them, a few seconds in all. */
+#define STREAM_MIN_TIME 0.02
+#define BITS_MIN_TIME   0.02
+
+static void register_bits(const bool *usable)
+{
+    gbench_benchmark *b = gbench_register("bits/memcpy/64KiB", bench_bits, NULL);
+    gbench_use_real_time(b);
+    gbench_set_min_time(b, BITS_MIN_TIME);
+    for (size_t i = 0; i < ndpad_bits_list_count; i++) {
+        const ndpad_bits_entry *e = &ndpad_bits_list[i];
+        if (!usable[e->isa]) {
+            note_skipped(LIST_BITS, i, e->isa);
+            continue;
+        }
+        char name[160];
+        snprintf(name, sizeof(name), "bits/%s-%s/64KiB", e->reverse ? "reverse" : "shift",
+                 ndpad_isa_name(e->isa));
+        note(LIST_BITS, i, name);
+        b = gbench_register(name, bench_bits, (void *)e);
+        gbench_use_real_time(b);
+        gbench_set_min_time(b, BITS_MIN_TIME);
+    }
+}
+
+static void register_streams(const bool *usable)
+{
+    size_t runs = 0;
+    for (size_t i = 0; i < ndpad_stream_list_count && runs + 2 <= ARRAY_LEN(stream_runs); i++) {
+        const ndpad_stream_entry *e = &ndpad_stream_list[i];
+        if (!usable[e->isa]) {
+            note_skipped(LIST_STREAMS, i, e->isa);
+            continue;
+        }
+        stream_case *c = find_stream_case(e);
+        if (c == NULL) {
+            fprintf(stderr,
+                    "ndpad-bench-kernels: no problem of the family selects %s: not "
+                    "benchmarked\n",
+                    e->name);
+            continue;
+        }
+        c->baseline = (size_t)(c - stream_cases);
+        for (size_t k = 0; k < c->baseline; k++)
+            if (strcmp(stream_cases[k].name, c->name) == 0) {
+                c->baseline = k;
+                break;
+            }
+        char name[200];
+        gbench_benchmark *b;
+        if (c->baseline == (size_t)(c - stream_cases)) { /* memcpy of that output, once */
+            snprintf(name, sizeof(name), "stream/memcpy/%s", c->name);
+            stream_runs[runs] = (stream_run){NULL, c};
+            b = gbench_register(name, bench_stream, &stream_runs[runs++]);
+            gbench_use_real_time(b);
+            gbench_set_min_time(b, STREAM_MIN_TIME);
+        }
+        snprintf(name, sizeof(name), "stream/%s-%s/%s", stream_kind_names[e->kind],
+                 ndpad_isa_name(e->isa), c->name);
+        note(LIST_STREAMS, i, name);
+        stream_runs[runs] = (stream_run){e, c};
+        b = gbench_register(name, bench_stream, &stream_runs[runs++]);
+        gbench_use_real_time(b);
+        gbench_set_min_time(b, STREAM_MIN_TIME);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    bool list = false, check = false;
+    for (int k = 1; k < argc; k++) {
+        list |= strcmp(argv[k], "--list") == 0;
+        check |= strcmp(argv[k], "--check-coverage") == 0;
+    }
     if (FILLER_COUNT > ARRAY_LEN(seconds) || COPIER_COUNT > 64) {
         fprintf(stderr, "ndpad-bench-kernels: the kernel list outgrew this program's tables\n");
         return 1;
@@ -272,6 +609,7 @@ int main(int argc, char **argv)
                         "are not benchmarked\n",
                         ndpad_isa_name(f->isa));
             noted[f->isa] = true;
+            note_skipped(LIST_FILLERS, i, f->isa);
             continue;
         }
         char name[160], size[32];
@@ -281,6 +619,7 @@ int main(int argc, char **argv)
             snprintf(size, sizeof(size), "e%d-any", GENERIC_ELEM_SIZE);
         snprintf(name, sizeof(name), "fill/%s/%s/%s", ndpad_fill_op_names[f->op], size,
                  ndpad_isa_name(f->isa));
+        note(LIST_FILLERS, i, name);
         gbench_benchmark *b = gbench_register(name, bench_filler, (void *)f);
         gbench_use_real_time(b);
         static const char *const arg_names[] = {"run"};
@@ -293,12 +632,20 @@ int main(int argc, char **argv)
         register_copy(NULL, NULL, s, &count);
         for (size_t i = 0; i < COPIER_COUNT; i++) {
             const copier *c = &copiers[i];
-            if (!usable[c->isa]) continue;
+            if (!usable[c->isa]) {
+                note_skipped(c->nt ? LIST_COPIES_NT : LIST_COPIES, i, c->isa);
+                continue;
+            }
             /* An ISA whose streaming copy is its ordinary copy is measured once. */
-            bool duplicate = false;
-            for (size_t j = 0; j < i; j++)
-                duplicate |= copiers[j].isa == c->isa && copiers[j].fn == c->fn;
-            if (!duplicate) register_copy(c, NULL, s, &count);
+            size_t same = i;
+            for (size_t j = 0; j < i && same == i; j++)
+                if (copiers[j].isa == c->isa && copiers[j].fn == c->fn) same = j;
+            if (same == i)
+                register_copy(c, NULL, s, &count);
+            else if (same < MAX_ENTRIES) {
+                const char *by = measured_by[copiers[same].nt ? LIST_COPIES_NT : LIST_COPIES][same];
+                if (by != NULL) note(c->nt ? LIST_COPIES_NT : LIST_COPIES, i, by);
+            }
         }
         for (size_t i = 0; i < COPIER_COUNT; i++) {
             if (!usable[copiers[i].isa] || copiers[i].nt) continue;
@@ -308,9 +655,18 @@ int main(int argc, char **argv)
         }
     }
 
+    register_bits(usable);
+    register_streams(usable);
+    if (list || check) {
+        const int rc = list_entries(check);
+        for (size_t k = 0; k < stream_case_count; k++) ndpad_plan_destroy(stream_cases[k].plan);
+        return rc;
+    }
+
     static const char *const defaults[] = {"--benchmark_min_time=0.05", NULL};
     const int rc = gbench_run(argc, argv, defaults);
     free(copy_src);
     free(copy_dst);
+    for (size_t k = 0; k < stream_case_count; k++) ndpad_plan_destroy(stream_cases[k].plan);
     return rc;
 }

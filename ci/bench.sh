@@ -5,7 +5,7 @@
 # <build-dir>/results/bench.png (ci/bench-report.py), then ndpad vs numpy.pad when the Python
 # package and numpy are there.
 # Usage: ci/bench.sh [--kernels] [--no-build] [build-dir]   (default build dir: build/)
-#   --kernels   also run ndpad-bench-kernels (every filler per ISA, the copies; ~1 minute)
+#   --kernels   also run ndpad-bench-kernels (every kernel-list entry per ISA; ~1 minute)
 #               into <build-dir>/results/bench-kernels.json and print the speedups over scalar
 #   --no-build  the build dir is built already (ci/main-job.sh builds once for everything)
 # Environment:
