@@ -89,8 +89,11 @@ while workers() == 0 and time.monotonic() < deadline:
     ndpad.pad(x, 4, "edge")
 print("free", workers())
 '''
-    # the child imports the same ndpad as this process (the source tree or an install)
-    env = dict(os.environ)
+    # the child imports the same ndpad as this process (the source tree or an install); no
+    # OMP_NUM_THREADS (ndpad's default follows it: distributed's nannies, of an earlier
+    # LocalCluster test in this process, set it to 1 in os.environ) nor a fixed team
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_NUM_THREADS", "NDPAD_THREADS_FIXED", "OMP_THREAD_LIMIT")}
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(ndpad.__file__)))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
