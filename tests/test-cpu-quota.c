@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -215,7 +216,15 @@ static void affinity_caps_the_default_threads(void **state)
     const pid_t pid = fork();
     if (pid == 0) {
         unsetenv("OMP_PLACES"), unsetenv("OMP_PROC_BIND");
-        if (sched_setaffinity(0, sizeof(one), &one) != 0) _exit(2);
+        /* every thread of the process (under qemu-user the emulator has threads of its own,
+         * which hwloc's process binding counts too) */
+        DIR *tasks = opendir("/proc/self/task");
+        if (tasks == NULL) _exit(2);
+        for (struct dirent *t; (t = readdir(tasks)) != NULL;) {
+            if (t->d_name[0] == '.') continue;
+            if (sched_setaffinity((pid_t)atoi(t->d_name), sizeof(one), &one) != 0) _exit(2);
+        }
+        closedir(tasks);
         const int threads = (int)ndpad_default_threads();
         _exit(write(fds[1], &threads, sizeof(threads)) == (ssize_t)sizeof(threads) ? 0 : 1);
     }
