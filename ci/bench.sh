@@ -212,6 +212,7 @@ fi
 : >"$results/torch.txt"
 : >"$results/torch-pool.txt"
 : >"$results/load-torch.txt"
+: >"$results/torch-peer.txt"
 # ndpad.torch needs torch >= 2.4: the venv's (NDPAD_BENCH_PYTHON; main-job.sh makes it).
 if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 4))' 2>/dev/null; then
     echo
@@ -224,7 +225,10 @@ if "$pynp" -c 'import torch, sys; sys.exit(tuple(map(int, torch.__version__.spli
     PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_load.py \
         --calls="${NDPAD_LOAD_CALLS:-401}" --bench-load="$load" \
         | tee "$results/load-torch.txt" || say "warning: python/bench/bench_torch_load.py failed"
+    echo   # ndpad against torch's own out= kernels at 1 and 2 threads, alternated (issue 44)
+    NDPAD_LIBRARY="$build_dir/libndpad.so" PYTHONDONTWRITEBYTECODE=1 "$pynp" python/bench/bench_torch_peer.py \
+        --out "$results/torch-peer.txt" || say "warning: python/bench/bench_torch_peer.py failed"
 else
     say "ndpad.torch vs torch skipped (needs torch >= 2.4: NDPAD_BENCH_PYTHON)"
 fi
-say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, load-torch.txt, sides.md, torch.txt, torch-pool.txt)"
+say "results in $results/ (bench.json, bench.txt, table.txt, bench.png, tune.txt, bits.txt, sweep.json, sweep-classes.json, sweep-table.txt, sweep.png, load.txt, load-torch.txt, sides.md, torch.txt, torch-pool.txt, torch-peer.txt)"
