@@ -68,38 +68,18 @@ def imports_of(name, path, modules):
     return found
 
 
-def circles(graph):
-    """Strongly connected components with more than one module (Tarjan)."""
-    index, low, stack, on_stack, result = {}, {}, [], set(), []
-    counter = [0]
+def _check_deps():
+    """ci/check-deps.py as a module (its file name is no identifier): its circles() finds the
+    strongly connected components of any {node: {other: ...}} graph."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "check_deps", os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-deps.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                result.append(sorted(component))
 
-    sys.setrecursionlimit(10000)
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return result
+circles = _check_deps().circles
 
 
 def graph_of(package_dir, package):

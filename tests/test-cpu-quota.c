@@ -95,6 +95,14 @@ static bool own_cgroup(const char *controllers, char *out, size_t size)
  * its children would inherit (it is read once per process). */
 static int child_cores;
 
+/* rm -rf of a fake tree under /tmp. */
+static void remove_tree(const char *root)
+{
+    char command[4200];
+    snprintf(command, sizeof(command), "rm -rf '%s'", root);
+    assert_int_equal(system(command), 0);
+}
+
 /* In a child with NDPAD_CGROUP_ROOT = root: ndpad's quota and default thread count (and its
  * cores, into child_cores). */
 static void child_reads(const char *root, int *quota, int *threads)
@@ -165,9 +173,7 @@ static void v2_quota_caps_the_default_threads(void **state)
     assert_int_equal(quota, 1);
     assert_int_equal(threads, 1);
 
-    char command[4200];
-    snprintf(command, sizeof(command), "rm -rf '%s'", root);
-    assert_int_equal(system(command), 0);
+    remove_tree(root);
 }
 
 static void v1_quota_caps_the_default_threads(void **state)
@@ -194,9 +200,7 @@ static void v1_quota_caps_the_default_threads(void **state)
     write_file(dir, "cpu.cfs_quota_us", "-1\n");
     child_reads(root, &quota, &threads);
     assert_int_equal(quota, 0);
-    char command[4200];
-    snprintf(command, sizeof(command), "rm -rf '%s'", root);
-    assert_int_equal(system(command), 0);
+    remove_tree(root);
 }
 
 /* The affinity mask narrows the default too (taskset 1 CPU: one thread). */

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_timing import interleaved_times, nothing  # noqa: E402
+from bench_timing import interleaved_times, nothing, save_lines  # noqa: E402
 
 import openvino as ov  # noqa: E402
 from onnx import TensorProto, helper  # noqa: E402
@@ -139,10 +139,7 @@ def main():
     lines.append("targets missed: %d (conv-pad-conv: whole network, only 'never slower'; its "
                  "memcpy column is the final output's)" % misses)
     print(lines[-1])
-    if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    save_lines(args.out, lines)
     return 0
 
 

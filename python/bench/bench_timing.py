@@ -3,10 +3,12 @@ variant after another (median_seconds) or interleaved round after round
 (interleaved_medians; interleaved_times keeps every call's time, for means and tails),
 with time.perf_counter."""
 
+import os
 import statistics
 import time
 
-__all__ = ["median_seconds", "interleaved_medians", "interleaved_times", "nothing"]
+__all__ = ["median_seconds", "interleaved_medians", "interleaved_times", "nothing",
+           "save_lines"]
 
 
 def nothing():
@@ -45,3 +47,11 @@ def interleaved_medians(variants, repeat):
 def median_seconds(fn, repeat):
     """Median seconds of `repeat` calls of fn after one warm-up call."""
     return interleaved_medians([(nothing, fn, nothing)], repeat)[0]
+
+
+def save_lines(path, lines):
+    """A benchmark's table into `path` (its folder made when missing); nothing when None."""
+    if path:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")

@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.dirname(HERE)]  # bench_timing, then python/'s ndpad
 
-from bench_timing import interleaved_times, nothing  # noqa: E402
+from bench_timing import interleaved_times, nothing, save_lines  # noqa: E402
 
 # name, shape, dtype name, mode, pads per axis (before, after) on the last axes
 CASES = [
@@ -137,10 +137,7 @@ def main():
             say("%-26s %-9s %2d %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %7.2f %7.2f %s" % (
                 name, mode, threads, copy_med, tor_med, nd_med, mean[0], tor_mean, mean[1],
                 vs_torch, vs_copy, "ok" if ok else "MISS"))
-    if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    save_lines(args.out, lines)
     return 0
 
 
