@@ -92,7 +92,7 @@ elif [ -x "$tuner" ]; then
         grep -E '^(wisdom written|tuning took)' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
     elif [ "$status" = 3 ]; then
         # Status 3: every class refused (a loaded machine); the wisdom file is unchanged.
-        grep -E 'nothing was tuned|machine is loaded' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
+        grep -E 'nothing was tuned|machine noise' "$results/tune.txt" | sed 's/^/bench.sh: /' || true
         say "warning: nothing tuned (machine loaded); benchmarking with the wisdom as it is"
     else
         cat "$results/tune.txt" >&2

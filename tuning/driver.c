@@ -83,6 +83,16 @@ static int class_owner(const tune_outcome *outcomes, int k, const char *class_ke
     return -1;
 }
 
+/* The machine's noise as one number against one limit (NDPAD_MAX_NOISE): the paired memcpy
+ * runs' noise, or other processes' share of the CPUs scaled so that its own limit
+ * (NDPAD_MAX_OTHER_LOAD) lands on it, whichever is larger; over the limit exactly when the
+ * measuring engine refuses (either reading over its limit). */
+static double noise_reading(double noise, double others)
+{
+    const double scaled = others * (NDPAD_MAX_NOISE / NDPAD_MAX_OTHER_LOAD);
+    return noise > scaled ? noise : scaled;
+}
+
 void tune_all(const tune_problem *problems, int count, const int *threads, int thread_count,
               const tune_run *run, tune_outcome *outcomes)
 {
@@ -94,17 +104,14 @@ void tune_all(const tune_problem *problems, int count, const int *threads, int t
     const ndpad_load_mark mark = ndpad_load_mark_now();
     const double noise = run->noise >= 0 ? run->noise : ndpad_measure_noise((size_t)4 << 20, 21);
     const double others = run->noise >= 0 ? 0 : ndpad_other_load(&mark);
-    if (noise > NDPAD_MAX_NOISE || others > NDPAD_MAX_OTHER_LOAD)
-        fprintf(stderr,
-                "ndpad-tune: the machine is loaded (paired memcpy runs: noise %.1f%%, "
-                "limit %.0f%%; other processes: %.0f%% of the CPUs, limit %.0f%%): classes "
-                "measured under load store nothing; tune again when it is quiet\n",
-                100 * noise, 100 * NDPAD_MAX_NOISE, 100 * others, 100 * NDPAD_MAX_OTHER_LOAD);
-    else
-        fprintf(stderr,
-                "ndpad-tune: machine noise %.1f%% (paired memcpy runs), other "
-                "processes %.0f%% of the CPUs\n",
-                100 * noise, 100 * others);
+    const double reading = noise_reading(noise, others);
+    fprintf(stderr,
+            "ndpad-tune: machine noise %.1f%% (limit %.0f%%; the larger of the paired memcpy "
+            "runs' %.1f%% and other processes' %.0f%% of the CPUs scaled to the limit)%s\n",
+            100 * reading, 100 * NDPAD_MAX_NOISE, 100 * noise, 100 * others,
+            reading > NDPAD_MAX_NOISE ? ": loaded, classes measured under load store nothing; "
+                                        "tune again when it is quiet"
+                                      : "");
     double weights_left = 0;
     for (int k = 0; k < jobs; k++) weights_left += job_weight(&problems[k / thread_count]);
     for (int k = 0; k < jobs; k++) {
@@ -222,10 +229,8 @@ void tune_print_summary(const tune_outcome *outcomes, int count, bool check)
             snprintf(owner, sizeof(owner),
                      "class tuned by %s: ", outcomes[o->checked_for - 1].problem.name);
         if (r->refused)
-            snprintf(verdict, sizeof(verdict),
-                     "%sREFUSED: machine loaded (memcpy noise %.1f%%, "
-                     "others %.0f%% of the CPUs)%s",
-                     owner, 100 * r->noise, 100 * r->other_load,
+            snprintf(verdict, sizeof(verdict), "%sREFUSED: machine noise %.1f%% over %.0f%%%s",
+                     owner, 100 * noise_reading(r->noise, r->other_load), 100 * NDPAD_MAX_NOISE,
                      checking ? "; entry kept" : "; nothing stored");
         else if (checking && same)
             snprintf(verdict, sizeof(verdict), "%sthe entry is the heuristic's choice here", owner);
