@@ -883,7 +883,9 @@ static void sub_byte_calls_never_read_wisdom(void **state)
     ndpad_set_log_callback(count_wisdom_log, NULL);
 
     const int64_t shape[2] = {3, 5}, pads[4] = {1, 2, 0, 1}, target[2] = {4, 4};
-    const uint8_t in[8] = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F};
+    /* 15 elements: 8 bytes at 4 bits, 15 for the byte control below */
+    const uint8_t in[16] = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F,
+                            0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0};
     uint8_t out[64];
     static const struct {
         int32_t opset, type;
